@@ -1,0 +1,8 @@
+#include "preduce/openmp/compiled.hpp"
+
+#include "preduce/openmp/reduce.hpp"
+
+#define PREDUCE_BACKEND_NS ::preduce::openmp
+namespace preduce::openmp::compiled {
+PREDUCE_FOR_EACH_BUILTIN_REDUCER(PREDUCE_DEFINE_COMPILED_RUN)
+}

@@ -1,0 +1,26 @@
+# install(EXPORT) so that find_package(preduce CONFIG) gives preduce::preduce and one
+# target per backend (preduce::seq, preduce::openmp, ...).
+include(CMakePackageConfigHelpers)
+
+set(PREDUCE_CMAKE_DIR "${CMAKE_INSTALL_LIBDIR}/cmake/preduce")
+set(preduce_targets preduce preduce_headers)
+foreach(b IN LISTS PREDUCE_BACKENDS)
+  list(APPEND preduce_targets preduce_${b})
+  install(DIRECTORY "${PROJECT_SOURCE_DIR}/backends/${b}/include/" DESTINATION "${CMAKE_INSTALL_INCLUDEDIR}")
+endforeach()
+
+install(TARGETS ${preduce_targets} EXPORT preduceTargets
+  ARCHIVE DESTINATION "${CMAKE_INSTALL_LIBDIR}"
+  LIBRARY DESTINATION "${CMAKE_INSTALL_LIBDIR}"
+  RUNTIME DESTINATION "${CMAKE_INSTALL_BINDIR}")
+install(DIRECTORY "${PROJECT_SOURCE_DIR}/include/" DESTINATION "${CMAKE_INSTALL_INCLUDEDIR}"
+  PATTERN "*.in" EXCLUDE)
+install(FILES "${PROJECT_BINARY_DIR}/include/preduce/config.hpp" DESTINATION "${CMAKE_INSTALL_INCLUDEDIR}/preduce")
+install(EXPORT preduceTargets NAMESPACE preduce:: DESTINATION "${PREDUCE_CMAKE_DIR}")
+
+configure_package_config_file(cmake/preduceConfig.cmake.in "${PROJECT_BINARY_DIR}/preduceConfig.cmake"
+  INSTALL_DESTINATION "${PREDUCE_CMAKE_DIR}")
+write_basic_package_version_file("${PROJECT_BINARY_DIR}/preduceConfigVersion.cmake"
+  COMPATIBILITY SameMinorVersion)
+install(FILES "${PROJECT_BINARY_DIR}/preduceConfig.cmake" "${PROJECT_BINARY_DIR}/preduceConfigVersion.cmake"
+  DESTINATION "${PREDUCE_CMAKE_DIR}")

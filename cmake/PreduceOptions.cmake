@@ -1,0 +1,32 @@
+# preduce_backend_option(NAME DOC): a tri-state cache option PREDUCE_ENABLE_<NAME>.
+#   AUTO  use it when its dependency is found (default)
+#   ON    configure fails, naming what to install, when it is not
+#   OFF   never build it
+function(preduce_backend_option name doc)
+  set(PREDUCE_ENABLE_${name} AUTO CACHE STRING "${doc}: AUTO, ON or OFF")
+  set_property(CACHE PREDUCE_ENABLE_${name} PROPERTY STRINGS AUTO ON OFF)
+  string(TOUPPER "${PREDUCE_ENABLE_${name}}" value)
+  if(value STREQUAL "TRUE" OR value STREQUAL "YES" OR value STREQUAL "1")
+    set(value ON)
+  elseif(value STREQUAL "FALSE" OR value STREQUAL "NO" OR value STREQUAL "0")
+    set(value OFF)
+  endif()
+  if(NOT value MATCHES "^(AUTO|ON|OFF)$")
+    message(FATAL_ERROR "PREDUCE_ENABLE_${name}=${PREDUCE_ENABLE_${name}}: use AUTO, ON or OFF")
+  endif()
+  set(PREDUCE_ENABLE_${name}_VALUE ${value} PARENT_SCOPE)
+endfunction()
+
+# preduce_backend_result(NAME FOUND HINT): records the outcome of a backend search.
+function(preduce_backend_result name found hint)
+  if(found)
+    set(PREDUCE_HAVE_${name} 1 PARENT_SCOPE)
+  else()
+    set(PREDUCE_HAVE_${name} 0 PARENT_SCOPE)
+    if(PREDUCE_ENABLE_${name}_VALUE STREQUAL "ON")
+      message(FATAL_ERROR "PREDUCE_ENABLE_${name}=ON but it cannot be built: ${hint}")
+    elseif(PREDUCE_ENABLE_${name}_VALUE STREQUAL "AUTO")
+      message(STATUS "preduce: ${name} not found, backend skipped (${hint})")
+    endif()
+  endif()
+endfunction()

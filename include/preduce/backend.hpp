@@ -1,0 +1,33 @@
+#pragma once
+#include <array>
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace preduce {
+
+enum class backend { seq, openmp, kokkos, cuda };
+
+// Every backend preduce knows, built or not, in a fixed order.
+inline constexpr std::array<backend, 4> all_backends{backend::seq, backend::openmp, backend::kokkos,
+                                                     backend::cuda};
+
+// Short stable name ("seq", "openmp", "kokkos", "cuda"), the one parse_backend() accepts.
+std::string_view name(backend b) noexcept;
+
+// Name with run-time detail for reports, e.g. "openmp(2 threads)" or "kokkos(Serial)".
+std::string describe(backend b);
+
+// Inverse of name(); throws preduce::invalid_argument listing the valid names.
+backend parse_backend(std::string_view text);
+
+// Compiled into this build (a compiled backend may still fail to run: see is_usable).
+bool is_built(backend b) noexcept;
+
+// Built and able to run here (e.g. the CUDA backend also needs a visible GPU).
+bool is_usable(backend b) noexcept;
+
+// The backends reduce() can run on this machine, in all_backends order.
+std::vector<backend> available_backends();
+
+} // namespace preduce

@@ -1,0 +1,9 @@
+#pragma once
+// Everything a caller of the compiled front end needs.
+#include "preduce/backend.hpp"
+#include "preduce/config.hpp"
+#include "preduce/errors.hpp"
+#include "preduce/ops.hpp"
+#include "preduce/options.hpp"
+#include "preduce/reduce.hpp"
+#include "preduce/reducers.hpp"

@@ -1,0 +1,210 @@
+#pragma once
+// The built-in operations as reducers: identity, lift (element -> accumulator),
+// combine (associative; commutative for every built-in) and finish (accumulator ->
+// result). Backends only ever call these four, which is what keeps them in agreement.
+#include <cstddef>
+#include <cstdint>
+#include <limits>
+#include <type_traits>
+
+#include "preduce/detail/hd.hpp"
+#include "preduce/detail/numeric.hpp"
+
+namespace preduce {
+
+// Index reported by argmin/argmax of an empty input.
+inline constexpr std::size_t no_index = std::numeric_limits<std::size_t>::max();
+
+template <class T>
+struct arg_result {
+    T value;
+    std::size_t index;  // position of value in the input; no_index when the input is empty
+    friend constexpr bool operator==(const arg_result&, const arg_result&) = default;
+};
+
+// What a backend may exploit about combine(): plus/times/min/max are the plain
+// arithmetic operations (OpenMP clauses, MPI built-in ops); custom means "call combine".
+enum class combine_kind { plus, times, min, max, custom };
+
+// Element types reduce() accepts through the compiled front end.
+template <class T>
+inline constexpr bool is_builtin_element_v =
+    std::is_same_v<T, std::int32_t> || std::is_same_v<T, std::uint32_t> || std::is_same_v<T, std::int64_t> ||
+    std::is_same_v<T, std::uint64_t> || std::is_same_v<T, float> || std::is_same_v<T, double>;
+
+// Accumulator of wide_sum: float -> double, 32-bit -> 64-bit integers; 64-bit types keep their width.
+template <class T>
+using wide_t = std::conditional_t<std::is_floating_point_v<T>, double,
+                                  std::conditional_t<std::is_signed_v<T>, std::int64_t, std::uint64_t>>;
+
+template <class T>
+struct sum_reducer {
+    using value_type = T;
+    using accumulator_type = detail::wrap_t<T>;
+    using result_type = T;
+    static constexpr combine_kind kind = combine_kind::plus;
+    static constexpr const char* name = "sum";
+    PREDUCE_HD static constexpr accumulator_type identity() noexcept { return accumulator_type(0); }
+    PREDUCE_HD constexpr accumulator_type lift(T x, std::size_t) const noexcept { return accumulator_type(x); }
+    PREDUCE_HD static constexpr accumulator_type combine(accumulator_type a, accumulator_type b) noexcept { return a + b; }
+    PREDUCE_HD constexpr result_type finish(accumulator_type a) const noexcept { return static_cast<T>(a); }
+};
+
+template <class T>
+struct wide_sum_reducer {
+    using value_type = T;
+    using accumulator_type = detail::wrap_t<wide_t<T>>;
+    using result_type = wide_t<T>;
+    static constexpr combine_kind kind = combine_kind::plus;
+    static constexpr const char* name = "wide_sum";
+    PREDUCE_HD static constexpr accumulator_type identity() noexcept { return accumulator_type(0); }
+    // Sign-extend first (int32 -> int64), then reinterpret as the unsigned twin.
+    PREDUCE_HD constexpr accumulator_type lift(T x, std::size_t) const noexcept {
+        return accumulator_type(static_cast<result_type>(x));
+    }
+    PREDUCE_HD static constexpr accumulator_type combine(accumulator_type a, accumulator_type b) noexcept { return a + b; }
+    PREDUCE_HD constexpr result_type finish(accumulator_type a) const noexcept { return static_cast<result_type>(a); }
+};
+
+template <class T>
+struct prod_reducer {
+    using value_type = T;
+    using accumulator_type = detail::wrap_t<T>;
+    using result_type = T;
+    static constexpr combine_kind kind = combine_kind::times;
+    static constexpr const char* name = "prod";
+    PREDUCE_HD static constexpr accumulator_type identity() noexcept { return accumulator_type(1); }
+    PREDUCE_HD constexpr accumulator_type lift(T x, std::size_t) const noexcept { return accumulator_type(x); }
+    PREDUCE_HD static constexpr accumulator_type combine(accumulator_type a, accumulator_type b) noexcept { return a * b; }
+    PREDUCE_HD constexpr result_type finish(accumulator_type a) const noexcept { return static_cast<T>(a); }
+};
+
+namespace detail {
+// min/max identities: +-inf for floats (never numeric_limits::min(), the smallest
+// positive normal), max()/lowest() for integers.
+template <class T>
+PREDUCE_HD constexpr T min_identity() noexcept {
+    if constexpr (std::is_floating_point_v<T>) return std::numeric_limits<T>::infinity();
+    else return std::numeric_limits<T>::max();
+}
+template <class T>
+PREDUCE_HD constexpr T max_identity() noexcept {
+    if constexpr (std::is_floating_point_v<T>) return -std::numeric_limits<T>::infinity();
+    else return std::numeric_limits<T>::lowest();
+}
+
+// NaN wins (NumPy's rule); otherwise the ordered_less winner. Every NaN is reported as
+// the canonical quiet NaN by finish(), so the result bits do not depend on which NaN
+// the tree met first.
+template <class T, bool Max>
+struct extremum_reducer {
+    using value_type = T;
+    using accumulator_type = T;
+    using result_type = T;
+    static constexpr combine_kind kind =
+        std::is_floating_point_v<T> ? combine_kind::custom : (Max ? combine_kind::max : combine_kind::min);
+    PREDUCE_HD static constexpr T identity() noexcept { return Max ? max_identity<T>() : min_identity<T>(); }
+    PREDUCE_HD constexpr T lift(T x, std::size_t) const noexcept { return x; }
+    PREDUCE_HD static T combine(T a, T b) noexcept {
+        if constexpr (std::is_floating_point_v<T>) {
+            if (is_nan(a)) return a;
+            if (is_nan(b)) return b;
+        }
+        if constexpr (Max) return ordered_less(a, b) ? b : a;
+        else return ordered_less(b, a) ? b : a;
+    }
+    PREDUCE_HD T finish(T a) const noexcept {
+        if (is_nan(a)) return std::numeric_limits<T>::quiet_NaN();
+        return a;
+    }
+};
+
+// Value and index. A NaN beats every number; between equals (and between NaNs) the
+// lower index wins, decided here so that no tree shape can change the answer. The
+// identity carries no_index, the largest index, so it loses every tie with real data.
+template <class T, bool Max>
+struct arg_extremum_reducer {
+    using value_type = T;
+    using accumulator_type = arg_result<T>;
+    using result_type = arg_result<T>;
+    static constexpr combine_kind kind = combine_kind::custom;
+    PREDUCE_HD static constexpr accumulator_type identity() noexcept {
+        return {Max ? max_identity<T>() : min_identity<T>(), no_index};
+    }
+    PREDUCE_HD constexpr accumulator_type lift(T x, std::size_t i) const noexcept { return {x, i}; }
+    PREDUCE_HD static accumulator_type combine(accumulator_type a, accumulator_type b) noexcept {
+        if constexpr (std::is_floating_point_v<T>) {
+            const bool an = is_nan(a.value), bn = is_nan(b.value);
+            if (an || bn) {
+                if (an && bn) return b.index < a.index ? b : a;
+                return an ? a : b;
+            }
+        }
+        const bool b_better = Max ? ordered_less(a.value, b.value) : ordered_less(b.value, a.value);
+        const bool a_better = Max ? ordered_less(b.value, a.value) : ordered_less(a.value, b.value);
+        if (b_better) return b;
+        if (a_better) return a;
+        return b.index < a.index ? b : a;
+    }
+    PREDUCE_HD accumulator_type finish(accumulator_type a) const noexcept {
+        if (is_nan(a.value)) a.value = std::numeric_limits<T>::quiet_NaN();
+        return a;
+    }
+};
+} // namespace detail
+
+template <class T>
+struct min_reducer : detail::extremum_reducer<T, false> {
+    static constexpr const char* name = "min";
+};
+template <class T>
+struct max_reducer : detail::extremum_reducer<T, true> {
+    static constexpr const char* name = "max";
+};
+template <class T>
+struct argmin_reducer : detail::arg_extremum_reducer<T, false> {
+    static constexpr const char* name = "argmin";
+};
+template <class T>
+struct argmax_reducer : detail::arg_extremum_reducer<T, true> {
+    static constexpr const char* name = "argmax";
+};
+
+enum class predicate_kind { equal, not_equal, less, less_equal, greater, greater_equal, in_range, is_nan };
+
+// A predicate already converted to the element type (see ops.hpp for how it is built).
+template <class T>
+struct predicate {
+    predicate_kind kind = predicate_kind::equal;
+    T a{};  // threshold, or lower bound of in_range (inclusive)
+    T b{};  // upper bound of in_range (exclusive)
+    PREDUCE_HD constexpr bool operator()(T x) const noexcept {
+        switch (kind) {
+        case predicate_kind::equal: return x == a;
+        case predicate_kind::not_equal: return x != a;
+        case predicate_kind::less: return x < a;
+        case predicate_kind::less_equal: return x <= a;
+        case predicate_kind::greater: return x > a;
+        case predicate_kind::greater_equal: return x >= a;
+        case predicate_kind::in_range: return a <= x && x < b;
+        case predicate_kind::is_nan: return detail::is_nan(x);
+        }
+        return false;
+    }
+};
+
+template <class T>
+struct count_reducer {
+    using value_type = T;
+    using accumulator_type = std::uint64_t;
+    using result_type = std::uint64_t;
+    static constexpr combine_kind kind = combine_kind::plus;
+    static constexpr const char* name = "count_if";
+    predicate<T> pred;
+    PREDUCE_HD static constexpr accumulator_type identity() noexcept { return 0; }
+    PREDUCE_HD constexpr accumulator_type lift(T x, std::size_t) const noexcept { return pred(x) ? 1u : 0u; }
+    PREDUCE_HD static constexpr accumulator_type combine(accumulator_type a, accumulator_type b) noexcept { return a + b; }
+    PREDUCE_HD constexpr result_type finish(accumulator_type a) const noexcept { return a; }
+};
+
+} // namespace preduce

@@ -1,0 +1,51 @@
+#include "preduce/detail/dispatch.hpp"
+
+#include <cstdint>
+#include <limits>
+#include <string>
+
+#include "preduce/config.hpp"
+#include "preduce/detail/backend_info.hpp"
+#include "preduce/errors.hpp"
+#include "preduce/seq/compiled.hpp"
+#if PREDUCE_HAVE_OPENMP
+#include "preduce/openmp/compiled.hpp"
+#endif
+
+namespace preduce::detail {
+
+void check_input(const void* data, std::size_t n, std::size_t alignment) {
+    if (n == 0) return;
+    if (data == nullptr)
+        throw invalid_argument("preduce::reduce: data is null but n = " + std::to_string(n) +
+                               "; pass a valid pointer, or n = 0 for an empty input");
+    if (reinterpret_cast<std::uintptr_t>(data) % alignment != 0)
+        throw invalid_argument("preduce::reduce: data pointer is not aligned to its element type (" +
+                               std::to_string(alignment) + " bytes)");
+    if (n > std::numeric_limits<std::size_t>::max() / alignment)
+        throw invalid_argument("preduce::reduce: n = " + std::to_string(n) + " elements exceeds the address space");
+}
+
+namespace {
+template <class R>
+typename R::result_type route(backend b, const typename R::value_type* data, std::size_t n, const R& reducer,
+                              const options& opts) {
+    switch (b) {
+    case backend::seq: return seq::compiled::run(data, n, reducer, opts);
+#if PREDUCE_HAVE_OPENMP
+    case backend::openmp: return openmp::compiled::run(data, n, reducer, opts);
+#endif
+    default: break;
+    }
+    throw_not_built(b);
+}
+} // namespace
+
+#define PREDUCE_DEFINE_DISPATCH(R)                                                                    \
+    typename R::result_type dispatch(backend b, const typename R::value_type* data, std::size_t n,    \
+                                     const R& reducer, const options& opts) {                         \
+        return route(b, data, n, reducer, opts);                                                      \
+    }
+PREDUCE_FOR_EACH_BUILTIN_REDUCER(PREDUCE_DEFINE_DISPATCH)
+
+} // namespace preduce::detail
