@@ -11,6 +11,9 @@
 #if PREDUCE_HAVE_OPENMP
 #include "preduce/openmp/info.hpp"
 #endif
+#if PREDUCE_HAVE_KOKKOS
+#include "preduce/kokkos/info.hpp"
+#endif
 
 namespace preduce {
 
@@ -29,6 +32,9 @@ std::string describe(backend b) {
     switch (b) {
 #if PREDUCE_HAVE_OPENMP
     case backend::openmp: return s + "(" + std::to_string(openmp::default_threads()) + " threads)";
+#endif
+#if PREDUCE_HAVE_KOKKOS
+    case backend::kokkos: return s + "(" + kokkos::execution_space_name() + ")";
 #endif
     default: return s;
     }
@@ -66,6 +72,8 @@ std::vector<backend> available_backends() {
 
 namespace detail {
 [[noreturn]] void throw_not_built(backend b) {
+    if (std::find(all_backends.begin(), all_backends.end(), b) == all_backends.end())
+        throw invalid_argument("backend value " + std::to_string(static_cast<int>(b)) + " is not a preduce::backend");
     const std::string n(name(b));
     std::string how;
     switch (b) {

@@ -11,6 +11,9 @@
 #if PREDUCE_HAVE_OPENMP
 #include "preduce/openmp/compiled.hpp"
 #endif
+#if PREDUCE_HAVE_KOKKOS
+#include "preduce/kokkos/compiled.hpp"
+#endif
 
 namespace preduce::detail {
 
@@ -34,6 +37,9 @@ typename R::result_type route(backend b, const typename R::value_type* data, std
     case backend::seq: return seq::compiled::run(data, n, reducer, opts);
 #if PREDUCE_HAVE_OPENMP
     case backend::openmp: return openmp::compiled::run(data, n, reducer, opts);
+#endif
+#if PREDUCE_HAVE_KOKKOS
+    case backend::kokkos: return kokkos::compiled::run(data, n, reducer, opts);
 #endif
     default: break;
     }

@@ -44,7 +44,7 @@ struct sum_reducer {
     using result_type = T;
     static constexpr combine_kind kind = combine_kind::plus;
     static constexpr const char* name = "sum";
-    PREDUCE_HD static constexpr accumulator_type identity() noexcept { return accumulator_type(0); }
+    PREDUCE_HD static constexpr accumulator_type identity() noexcept { return detail::additive_identity<accumulator_type>(); }
     PREDUCE_HD constexpr accumulator_type lift(T x, std::size_t) const noexcept { return accumulator_type(x); }
     PREDUCE_HD static constexpr accumulator_type combine(accumulator_type a, accumulator_type b) noexcept { return a + b; }
     PREDUCE_HD constexpr result_type finish(accumulator_type a) const noexcept { return static_cast<T>(a); }
@@ -57,7 +57,7 @@ struct wide_sum_reducer {
     using result_type = wide_t<T>;
     static constexpr combine_kind kind = combine_kind::plus;
     static constexpr const char* name = "wide_sum";
-    PREDUCE_HD static constexpr accumulator_type identity() noexcept { return accumulator_type(0); }
+    PREDUCE_HD static constexpr accumulator_type identity() noexcept { return detail::additive_identity<accumulator_type>(); }
     // Sign-extend first (int32 -> int64), then reinterpret as the unsigned twin.
     PREDUCE_HD constexpr accumulator_type lift(T x, std::size_t) const noexcept {
         return accumulator_type(static_cast<result_type>(x));

@@ -18,6 +18,15 @@ struct wrap<T> { using type = std::make_unsigned_t<T>; };
 template <class T>
 using wrap_t = typename wrap<T>::type;
 
+// The identity of IEEE addition is -0.0, not +0.0: -0.0 + x == x for every x, while
+// +0.0 + -0.0 == +0.0. With -0.0 as padding, a sum of negative zeros stays -0.0 whatever
+// the tree shape; the empty sum is -0.0, which compares equal to 0.
+template <class A>
+PREDUCE_HD constexpr A additive_identity() noexcept {
+    if constexpr (std::is_floating_point_v<A>) return A(-0.0);
+    else return A(0);
+}
+
 template <class T>
 PREDUCE_HD constexpr bool is_nan(T x) noexcept {
     if constexpr (std::is_floating_point_v<T>)

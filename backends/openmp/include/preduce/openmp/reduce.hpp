@@ -1,14 +1,15 @@
 #pragma once
 // The OpenMP backend: `#pragma omp parallel for reduction(...)` over fixed-size chunks,
 // each chunk folded with independent SIMD lanes (detail/lane_fold.hpp). The built-in
-// clause operators are used where their meaning equals ours (+, * on wrap-around
-// integers and floats; min/max on integers); everything else (NaN-propagating float
-// min/max, argmin/argmax with lowest-index ties) goes through `declare reduction`
-// with the reducer's own combine. Compile with OpenMP enabled (target preduce::openmp).
+// clause operators are used where their meaning equals ours (+ on wrap-around integers,
+// * on integers and floats, min/max on integers); everything else (float sums, whose
+// identity is -0.0; NaN-propagating float min/max; argmin/argmax with lowest-index
+// ties) goes through `declare reduction` with the reducer's own combine and identity. Compile with OpenMP enabled (target preduce::openmp).
 #include <omp.h>
 
 #include <cstddef>
 #include <cstdint>
+#include <type_traits>
 
 #include "preduce/detail/lane_fold.hpp"
 #include "preduce/options.hpp"
@@ -42,7 +43,9 @@ typename R::result_type reduce(const typename R::value_type* data, std::size_t n
     };
 
     A acc = R::identity();
-    if constexpr (R::kind == combine_kind::plus) {
+    // reduction(+) starts private copies at +0.0, which would turn a float sum of -0.0
+    // into +0.0; floats therefore take the declared reduction with R::identity().
+    if constexpr (R::kind == combine_kind::plus && std::is_integral_v<A>) {
 #pragma omp parallel for schedule(static) num_threads(threads) if (parallel) reduction(+ : acc)
         for (std::int64_t c = 0; c < chunks; ++c) acc += chunk(c);
     } else if constexpr (R::kind == combine_kind::times) {

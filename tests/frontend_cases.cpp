@@ -1,0 +1,63 @@
+// Front-end behaviour that does not depend on a backend: names, parsing, availability.
+#include <catch2/catch.hpp>
+
+#include <algorithm>
+#include <string>
+#include <vector>
+
+#include "preduce/preduce.hpp"
+
+using namespace preduce;
+
+TEST_CASE("backend names round-trip through parse_backend", "[frontend]") {
+    for (backend b : all_backends) {
+        CHECK(parse_backend(name(b)) == b);
+        std::string upper(name(b));
+        std::transform(upper.begin(), upper.end(), upper.begin(), ::toupper);
+        CHECK(parse_backend(upper) == b);
+    }
+}
+
+TEST_CASE("unknown backend names are rejected with the list of valid ones", "[frontend][errors]") {
+    CHECK_THROWS_AS(parse_backend("cuda2"), preduce::invalid_argument);
+    CHECK_THROWS_WITH(parse_backend(""), Catch::Contains("seq") && Catch::Contains("openmp"));
+    CHECK_THROWS_AS(parse_backend("nope"), preduce::error);
+}
+
+TEST_CASE("available_backends lists what is built with seq first", "[frontend]") {
+    const auto av = available_backends();
+    REQUIRE(!av.empty());
+    CHECK(av.front() == backend::seq);
+    for (backend b : av) CHECK(is_built(b));
+    CHECK(is_built(backend::openmp) == bool(PREDUCE_HAVE_OPENMP));
+    CHECK(is_built(backend::kokkos) == bool(PREDUCE_HAVE_KOKKOS));
+    CHECK(is_built(backend::cuda) == bool(PREDUCE_HAVE_CUDA));
+    for (backend b : av) CHECK(describe(b).rfind(std::string(name(b)), 0) == 0);
+}
+
+TEST_CASE("a backend that is not built throws backend_unavailable naming the CMake option", "[frontend][errors]") {
+    const std::vector<float> v(8, 1.0f);
+    bool tested = false;
+    for (backend b : all_backends) {
+        if (is_built(b)) continue;
+        tested = true;
+        CHECK_THROWS_AS(reduce(b, v, sum), backend_unavailable);
+        CHECK_THROWS_WITH(reduce(b, v, sum), Catch::Contains("PREDUCE_ENABLE_"));
+    }
+    if (!tested) WARN("every backend is built here; nothing to check");
+}
+
+TEST_CASE("an out-of-range backend value is invalid_argument", "[frontend][errors]") {
+    const std::vector<float> v(8, 1.0f);
+    CHECK_THROWS_AS(reduce(static_cast<backend>(42), v, sum), preduce::invalid_argument);
+}
+
+TEST_CASE("result types follow the op", "[frontend]") {
+    static_assert(std::is_same_v<result_of_t<float, decltype(wide_sum)>, double>);
+    static_assert(std::is_same_v<result_of_t<std::int32_t, decltype(wide_sum)>, std::int64_t>);
+    static_assert(std::is_same_v<result_of_t<std::uint32_t, decltype(wide_sum)>, std::uint64_t>);
+    static_assert(std::is_same_v<result_of_t<double, decltype(argmin)>, arg_result<double>>);
+    static_assert(std::is_same_v<result_of_t<float, decltype(count_if(greater(1.0f)))>, std::uint64_t>);
+    const std::vector<std::int32_t> big(3, 2'000'000'000);
+    CHECK(reduce(backend::seq, big, wide_sum) == 6'000'000'000LL);
+}
