@@ -13,5 +13,23 @@ if(NOT PREDUCE_ENABLE_OPENMP_VALUE STREQUAL "OFF")
 endif()
 
 set(PREDUCE_HAVE_KOKKOS 0)
+if(NOT PREDUCE_ENABLE_KOKKOS_VALUE STREQUAL "OFF")
+  include(PreduceKokkos)  # find logic and the fix for Debian's Kokkos include directory
+  preduce_find_kokkos(preduce_kokkos_found)
+  preduce_backend_result(KOKKOS "${preduce_kokkos_found}"
+    "no Kokkos >= ${PREDUCE_KOKKOS_MIN_VERSION}; install libtrilinos-kokkos-dev (Debian) or pass -DKokkos_ROOT=<Kokkos install prefix>")
+  if(PREDUCE_HAVE_KOKKOS)
+    list(APPEND PREDUCE_BACKENDS kokkos)
+  endif()
+endif()
+
 set(PREDUCE_HAVE_CUDA 0)
+if(NOT PREDUCE_ENABLE_CUDA_VALUE STREQUAL "OFF")
+  include(PreduceCuda)  # a macro-free include: enable_language(CUDA) must run in this scope
+  preduce_backend_result(CUDA "${PREDUCE_CUDA_FOUND}"
+    "no CUDA toolkit (nvcc) found; install it or pass -DCMAKE_CUDA_COMPILER=/path/to/nvcc")
+  if(PREDUCE_HAVE_CUDA)
+    list(APPEND PREDUCE_BACKENDS cuda)
+  endif()
+endif()
 set(PREDUCE_HAVE_MPI 0)

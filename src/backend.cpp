@@ -14,6 +14,9 @@
 #if PREDUCE_HAVE_KOKKOS
 #include "preduce/kokkos/info.hpp"
 #endif
+#if PREDUCE_HAVE_CUDA
+#include "preduce/cuda/info.hpp"
+#endif
 
 namespace preduce {
 
@@ -35,6 +38,12 @@ std::string describe(backend b) {
 #endif
 #if PREDUCE_HAVE_KOKKOS
     case backend::kokkos: return s + "(" + kokkos::execution_space_name() + ")";
+#endif
+#if PREDUCE_HAVE_CUDA
+    case backend::cuda: {
+        const std::string device = cuda::device_name();
+        return s + "(" + (device.empty() ? "no device" : device) + ")";
+    }
 #endif
     default: return s;
     }
@@ -61,7 +70,21 @@ bool is_built(backend b) noexcept {
     return false;
 }
 
-bool is_usable(backend b) noexcept { return is_built(b); }
+bool is_usable(backend b) noexcept {
+#if PREDUCE_HAVE_CUDA
+    if (b == backend::cuda) return cuda::device_available();
+#endif
+    return is_built(b);
+}
+
+std::string unusable_reason(backend b) {
+    if (is_usable(b)) return {};
+    if (!is_built(b)) return "backend '" + std::string(name(b)) + "' is not built into this preduce";
+#if PREDUCE_HAVE_CUDA
+    if (b == backend::cuda) return cuda::unavailable_reason();
+#endif
+    return "backend '" + std::string(name(b)) + "' cannot run here";
+}
 
 std::vector<backend> available_backends() {
     std::vector<backend> out;

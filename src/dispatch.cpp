@@ -14,6 +14,10 @@
 #if PREDUCE_HAVE_KOKKOS
 #include "preduce/kokkos/compiled.hpp"
 #endif
+#if PREDUCE_HAVE_CUDA
+#include "preduce/cuda/compiled.hpp"
+#include "preduce/cuda/info.hpp"
+#endif
 
 namespace preduce::detail {
 
@@ -30,9 +34,26 @@ void check_input(const void* data, std::size_t n, std::size_t alignment) {
 }
 
 namespace {
+#if PREDUCE_HAVE_CUDA
+// Host backends would crash reading GPU memory; the CUDA backend needs a GPU.
+void check_residence(backend b, const void* data, std::size_t n) {
+    if (b == backend::cuda) {
+        if (!cuda::device_available())
+            throw backend_unavailable("backend 'cuda' is built but cannot run here: " + cuda::unavailable_reason() +
+                                      "; run on a machine with an NVIDIA GPU and driver, or pick another backend");
+    } else if (n != 0 && cuda::is_device_only_pointer(data)) {
+        throw invalid_argument("preduce::reduce: data is GPU device memory, which the '" + std::string(name(b)) +
+                               "' backend cannot read; use backend::cuda or copy it to the host");
+    }
+}
+#else
+void check_residence(backend, const void*, std::size_t) {}
+#endif
+
 template <class R>
 typename R::result_type route(backend b, const typename R::value_type* data, std::size_t n, const R& reducer,
                               const options& opts) {
+    check_residence(b, data, n);
     switch (b) {
     case backend::seq: return seq::compiled::run(data, n, reducer, opts);
 #if PREDUCE_HAVE_OPENMP
@@ -40,6 +61,9 @@ typename R::result_type route(backend b, const typename R::value_type* data, std
 #endif
 #if PREDUCE_HAVE_KOKKOS
     case backend::kokkos: return kokkos::compiled::run(data, n, reducer, opts);
+#endif
+#if PREDUCE_HAVE_CUDA
+    case backend::cuda: return cuda::compiled::run(data, n, reducer, opts);
 #endif
     default: break;
     }

@@ -1,5 +1,5 @@
-// The ONE body of backend tests. CMake compiles this file once per built backend with
-// PREDUCE_TEST_BACKEND set to its name; nothing here knows which backend it tests.
+// The ONE body of backend tests, compiled once and linked into one executable per built
+// backend (and per memory residency for CUDA); nothing here knows which backend it tests.
 #include <catch2/catch.hpp>
 
 #include <cmath>
@@ -11,13 +11,12 @@
 #include "preduce/preduce.hpp"
 #include "support/checks.hpp"
 #include "support/data.hpp"
+#include "support/under_test.hpp"
 
 using namespace preduce;
 using namespace preduce::test;
 
 namespace {
-
-constexpr backend B = backend::PREDUCE_TEST_BACKEND;
 
 // Chunk, lane, warp and block boundaries of every backend sit at powers of two.
 const std::vector<std::size_t> sizes = {1,    2,    3,    7,    31,   32,   33,   97,    255,   256,
@@ -42,28 +41,28 @@ TEMPLATE_TEST_CASE("random data: every op and size and offset agrees with the or
     const auto prod_data = product_values<TestType>(largest, 2);
     for (std::size_t n : sizes)
         for (std::size_t off : offsets) {
-            check_every_op<TestType>(B, window(data, off, n));
-            check_every_op<TestType>(B, window(prod_data, off, n), /*check_prod=*/true);
+            check_every_op<TestType>(window(data, off, n));
+            check_every_op<TestType>(window(prod_data, off, n), /*check_prod=*/true);
         }
 }
 
 TEMPLATE_TEST_CASE("2^24+1 elements", "[random][large]", PREDUCE_TEST_TYPES) {
     const auto data = random_values<TestType>(huge + 1, 3);
-    check_every_op<TestType>(B, window(data, 0, huge));
-    check_every_op<TestType>(B, window(data, 1, huge));
+    check_every_op<TestType>(window(data, 0, huge));
+    check_every_op<TestType>(window(data, 1, huge));
 }
 
 TEMPLATE_TEST_CASE("ties: lowest index wins", "[ties]", PREDUCE_TEST_TYPES) {
     for (std::size_t n : {1u, 33u, 1025u, 70001u}) {
         const auto data = tie_values<TestType>(n + 1, n);
-        check_every_op<TestType>(B, window(data, 0, n));
-        check_every_op<TestType>(B, window(data, 1, n));
+        check_every_op<TestType>(window(data, 0, n));
+        check_every_op<TestType>(window(data, 1, n));
         const std::vector<TestType> same_value(n, TestType(7));
-        const auto am = reduce(B, same_value, argmin);
-        const auto ax = reduce(B, same_value, argmax);
+        const auto am = run(same_value, argmin);
+        const auto ax = run(same_value, argmax);
         CHECK(am.index == 0);
         CHECK(ax.index == 0);
-        check_every_op<TestType>(B, std::span<const TestType>(same_value));
+        check_every_op<TestType>(std::span<const TestType>(same_value));
     }
 }
 
@@ -74,19 +73,19 @@ TEMPLATE_TEST_CASE("extreme values: identities never win and integers wrap", "[e
         // Every element equals the min identity (max()/inf): argmin must still name index 0.
         const std::vector<T> all_max(n, L::has_infinity ? L::infinity() : L::max());
         const std::vector<T> all_lowest(n, L::has_infinity ? -L::infinity() : L::lowest());
-        CHECK(reduce(B, all_max, argmin).index == 0);
-        CHECK(reduce(B, all_lowest, argmax).index == 0);
-        check_every_op<T>(B, std::span<const T>(all_max));
-        check_every_op<T>(B, std::span<const T>(all_lowest));
+        CHECK(run(all_max, argmin).index == 0);
+        CHECK(run(all_lowest, argmax).index == 0);
+        check_every_op<T>(std::span<const T>(all_max));
+        check_every_op<T>(std::span<const T>(all_lowest));
         const std::vector<T> all_top(n, L::max());
-        check_every_op<T>(B, std::span<const T>(all_top), /*check_prod=*/std::is_integral_v<T>);
+        check_every_op<T>(std::span<const T>(all_top), /*check_prod=*/std::is_integral_v<T>);
     }
     if constexpr (std::is_integral_v<T>) {
         const std::vector<T> over{L::max(), T(1)};
-        CHECK(reduce(B, over, sum) == L::lowest());  // wraps like two's complement, no UB
-        if constexpr (sizeof(T) == 4) CHECK(reduce(B, over, wide_sum) == static_cast<wide_t<T>>(L::max()) + 1);
+        CHECK(run(over, sum) == L::lowest());  // wraps like two's complement, no UB
+        if constexpr (sizeof(T) == 4) CHECK(run(over, wide_sum) == static_cast<wide_t<T>>(L::max()) + 1);
         const std::vector<T> under{L::lowest(), T(-1)};
-        CHECK(reduce(B, under, sum) == L::max());
+        CHECK(run(under, sum) == L::max());
     }
 }
 
@@ -99,77 +98,77 @@ TEMPLATE_TEST_CASE("floating point: NaN and infinities and signed zeros and deno
         for (std::size_t pos : {std::size_t{0}, n / 2, n - 1}) {
             auto v = base;
             v[pos] = nan;
-            check_every_op<T>(B, std::span<const T>(v));
-            CHECK(reduce(B, v, argmin).index == pos);
-            CHECK(reduce(B, v, argmax).index == pos);
-            CHECK(std::isnan(reduce(B, v, min)));
-            CHECK(std::isnan(reduce(B, v, max)));
-            CHECK(std::isnan(reduce(B, v, sum)));
+            check_every_op<T>(std::span<const T>(v));
+            CHECK(run(v, argmin).index == pos);
+            CHECK(run(v, argmax).index == pos);
+            CHECK(std::isnan(run(v, min)));
+            CHECK(std::isnan(run(v, max)));
+            CHECK(std::isnan(run(v, sum)));
             if (n > 2) {  // a second, later NaN: the first still wins
                 v[n - 1 - (pos == n - 1)] = -nan;
-                CHECK(reduce(B, v, argmin).index == std::min(pos, n - 1 - (pos == n - 1)));
+                CHECK(run(v, argmin).index == std::min(pos, n - 1 - (pos == n - 1)));
             }
             auto w = base;
             w[pos] = inf;
-            check_every_op<T>(B, std::span<const T>(w));
-            CHECK(reduce(B, w, sum) == inf);
-            CHECK(reduce(B, w, argmax).index == pos);
+            check_every_op<T>(std::span<const T>(w));
+            CHECK(run(w, sum) == inf);
+            CHECK(run(w, argmax).index == pos);
             if (n > 1) {
                 w[(pos + 1) % n] = -inf;
-                CHECK(std::isnan(reduce(B, w, sum)));
-                CHECK(reduce(B, w, min) == -inf);
+                CHECK(std::isnan(run(w, sum)));
+                CHECK(run(w, min) == -inf);
             }
         }
         // Signed zeros: -0.0 sorts below +0.0 in min/max/argmin/argmax.
         std::vector<T> zeros(n, T(0));
         zeros[n / 2] = T(-0.0);
-        CHECK(std::signbit(reduce(B, zeros, min)));
-        CHECK(std::signbit(reduce(B, zeros, max)) == (n == 1));
-        CHECK(reduce(B, zeros, argmin).index == n / 2);
-        CHECK(reduce(B, zeros, argmax).index == 0u);  // the first +0.0 (or the lone -0.0 when n == 1)
-        check_every_op<T>(B, std::span<const T>(zeros));
+        CHECK(std::signbit(run(zeros, min)));
+        CHECK(std::signbit(run(zeros, max)) == (n == 1));
+        CHECK(run(zeros, argmin).index == n / 2);
+        CHECK(run(zeros, argmax).index == 0u);  // the first +0.0 (or the lone -0.0 when n == 1)
+        check_every_op<T>(std::span<const T>(zeros));
         // Sum of negative zeros is -0.0: the identity of IEEE addition is -0.0, so padding cannot flip it.
         const std::vector<T> neg_zeros(n, T(-0.0));
-        CHECK(std::signbit(reduce(B, neg_zeros, sum)));
+        CHECK(std::signbit(run(neg_zeros, sum)));
         // Denormals are neither flushed nor lost.
         std::vector<T> tiny(n);
         for (std::size_t i = 0; i < n; ++i) tiny[i] = L::denorm_min() * static_cast<T>((i % 5) + 1) * (i % 2 ? -1 : 1);
-        check_every_op<T>(B, std::span<const T>(tiny));
-        CHECK(reduce(B, tiny, count_if(not_equal(T(0)))) == n);
+        check_every_op<T>(std::span<const T>(tiny));
+        CHECK(run(tiny, count_if(not_equal(T(0)))) == n);
     }
 }
 
 TEMPLATE_TEST_CASE("empty input gives the identity", "[empty]", PREDUCE_TEST_TYPES) {
     using T = TestType;
     const std::vector<T> none;
-    CHECK(reduce(B, none, sum) == T(0));
-    CHECK(reduce(B, none, wide_sum) == wide_t<T>(0));
-    CHECK(reduce(B, none, prod) == T(1));
-    CHECK(same(reduce(B, none, min), oracle::identity<T, false>()));
-    CHECK(same(reduce(B, none, max), oracle::identity<T, true>()));
-    CHECK(reduce(B, none, argmin).index == no_index);
-    CHECK(reduce(B, none, argmax).index == no_index);
-    CHECK(reduce(B, none, count_if(greater(T(0)))) == 0u);
-    CHECK(reduce(B, static_cast<const T*>(nullptr), 0, sum) == T(0));  // null with n == 0 is an empty input
+    CHECK(run(none, sum) == T(0));
+    CHECK(run(none, wide_sum) == wide_t<T>(0));
+    CHECK(run(none, prod) == T(1));
+    CHECK(same(run(none, min), oracle::identity<T, false>()));
+    CHECK(same(run(none, max), oracle::identity<T, true>()));
+    CHECK(run(none, argmin).index == no_index);
+    CHECK(run(none, argmax).index == no_index);
+    CHECK(run(none, count_if(greater(T(0)))) == 0u);
+    CHECK(reduce(under_test(), static_cast<const T*>(nullptr), 0, sum) == T(0));  // null with n == 0 is an empty input
 }
 
 TEMPLATE_TEST_CASE("thread counts do not change exact results", "[threads]", PREDUCE_TEST_TYPES) {
     const auto data = random_values<TestType>(300007, 5);
-    for (int threads : {1, 2, 3, 8}) check_every_op<TestType>(B, std::span<const TestType>(data), false, {.threads = threads});
+    for (int threads : {1, 2, 3, 8}) check_every_op<TestType>(std::span<const TestType>(data), false, {.threads = threads});
 }
 
 TEST_CASE("bad input is an exception and not a crash", "[errors]") {
     std::vector<float> v(16, 1.0f);
-    CHECK_THROWS_AS(reduce(B, static_cast<const float*>(nullptr), 5, sum), preduce::invalid_argument);
+    CHECK_THROWS_AS(reduce(under_test(), static_cast<const float*>(nullptr), 5, sum), preduce::invalid_argument);
     const auto* misaligned = reinterpret_cast<const float*>(reinterpret_cast<const char*>(v.data()) + 1);
-    CHECK_THROWS_AS(reduce(B, misaligned, 4, sum), preduce::invalid_argument);
+    CHECK_THROWS_AS(reduce(under_test(), misaligned, 4, sum), preduce::invalid_argument);
     std::vector<std::int32_t> iv(16, 1);
-    CHECK_THROWS_AS(reduce(B, iv, count_if(greater(0.5))), preduce::invalid_argument);
-    CHECK_THROWS_AS(reduce(B, v, count_if(equal(std::nan("")))), preduce::invalid_argument);
-    CHECK_THROWS_AS(reduce(B, v, count_if(in_range(2.0f, 1.0f))), preduce::invalid_argument);
-    CHECK_THROWS_AS(reduce(B, iv, count_if(greater(std::uint64_t{1} << 40))), preduce::invalid_argument);
-    CHECK_THROWS_AS(reduce(B, static_cast<const double*>(nullptr), std::numeric_limits<std::size_t>::max(), sum),
+    CHECK_THROWS_AS(run(iv, count_if(greater(0.5))), preduce::invalid_argument);
+    CHECK_THROWS_AS(run(v, count_if(equal(std::nan("")))), preduce::invalid_argument);
+    CHECK_THROWS_AS(run(v, count_if(in_range(2.0f, 1.0f))), preduce::invalid_argument);
+    CHECK_THROWS_AS(run(iv, count_if(greater(std::uint64_t{1} << 40))), preduce::invalid_argument);
+    CHECK_THROWS_AS(reduce(under_test(), static_cast<const double*>(nullptr), std::numeric_limits<std::size_t>::max(), sum),
                     preduce::error);
     // After errors, the backend still works.
-    CHECK(reduce(B, v, sum) == 16.0f);
+    CHECK(run(v, sum) == 16.0f);
 }

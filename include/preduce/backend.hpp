@@ -27,6 +27,9 @@ bool is_built(backend b) noexcept;
 // Built and able to run here (e.g. the CUDA backend also needs a visible GPU).
 bool is_usable(backend b) noexcept;
 
+// Why is_usable(b) is false (not built, no GPU, ...), in words; empty when it is true.
+std::string unusable_reason(backend b);
+
 // The backends reduce() can run on this machine, in all_backends order.
 std::vector<backend> available_backends();
 

@@ -14,6 +14,7 @@
 #include "preduce/preduce.hpp"
 #include "support/data.hpp"
 #include "support/oracle.hpp"
+#include "support/under_test.hpp"
 
 namespace preduce::test {
 
@@ -67,10 +68,10 @@ void check_float_sum(Acc got, std::span<const T> x, long double u, const char* w
 // Every op on x, on backend b. Prod is checked only when the caller says the data keep
 // the product finite and non-degenerate (see data.hpp's product_values).
 template <class T>
-void check_every_op(backend b, std::span<const T> x, bool check_prod = false, options opts = {}) {
-    INFO("backend " << name(b) << ", type " << detail::type_name<T>() << ", n " << x.size() << ", threads "
+void check_every_op(std::span<const T> x, bool check_prod = false, options opts = {}) {
+    INFO("backend " << name(under_test()) << " (" << residency() << " memory)" << ", type " << detail::type_name<T>() << ", n " << x.size() << ", threads "
                     << opts.threads << ", seed " << seed());
-    const auto on = [&](const auto& op) { return reduce(b, x.data(), x.size(), op, opts); };
+    const auto on = [&](const auto& op) { return run(x, op, opts); };
     const auto seq = [&](const auto& op) { return reduce(backend::seq, x.data(), x.size(), op); };
     constexpr bool is_float = std::is_floating_point_v<T>;
     constexpr long double u = std::numeric_limits<T>::epsilon() / 2;

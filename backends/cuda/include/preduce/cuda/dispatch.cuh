@@ -1,0 +1,88 @@
+#pragma once
+// Dispatch: picks the launch shape and enqueues the kernels on a stream. Small inputs
+// take one single-block launch; larger ones the two-pass path (one partial per block of
+// a one-wave grid, then a single-block finalize). Every launch is checked.
+#include <cuda_runtime_api.h>
+
+#include <algorithm>
+#include <array>
+#include <atomic>
+#include <cstddef>
+
+#include "preduce/cuda/check.hpp"
+#include "preduce/cuda/kernels.cuh"
+#include "preduce/cuda/memory.hpp"
+#include "preduce/cuda/tuning.hpp"
+
+namespace preduce::cuda::detail {
+
+inline int current_device() {
+    int d = 0;
+    check(cudaGetDevice(&d), "cudaGetDevice");
+    return d;
+}
+
+// Blocks of one full wave on the current device for this kernel, cached per device.
+template <int BlockThreads, class R>
+int wave_blocks() {
+    static std::array<std::atomic<int>, 64> cache{};
+    const int device = current_device();
+    auto& slot = cache[static_cast<std::size_t>(device) % cache.size()];
+    int blocks = slot.load(std::memory_order_relaxed);
+    if (blocks == 0) {
+        int sms = 0, per_sm = 0;
+        check(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, device), "cudaDeviceGetAttribute");
+        check(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, reduce_partials<BlockThreads, R>, BlockThreads, 0),
+              "cudaOccupancyMaxActiveBlocksPerMultiprocessor");
+        blocks = sms * std::max(1, std::min(per_sm, tuning::blocks_per_sm));
+        slot.store(blocks, std::memory_order_relaxed);
+    }
+    return blocks;
+}
+
+// Grid for n elements: enough blocks for the tiles, at most one wave.
+template <int BlockThreads, class R>
+int grid_for(std::size_t n) {
+    using T = typename R::value_type;
+    constexpr std::size_t tile_elements =
+        static_cast<std::size_t>(tiles<BlockThreads>::vectors_per_tile) * vector_of<T>::size;
+    const std::size_t tiles_needed = (n + tile_elements - 1) / tile_elements;
+    return static_cast<int>(std::max<std::size_t>(1, std::min<std::size_t>(tiles_needed, wave_blocks<BlockThreads, R>())));
+}
+
+// Enqueues the partials of [data, data + n) (global index base) with `blocks` blocks.
+template <class R>
+void enqueue_partials(const R& r, const typename R::value_type* data, std::size_t n, std::size_t base, int blocks,
+                      typename R::accumulator_type* partials, cudaStream_t stream) {
+    constexpr int B = tuning::block_threads;
+    reduce_partials<B, R><<<blocks, B, 0, stream>>>(r, data, n, base, partials, nullptr);
+    check_launch("reduce_partials launch");
+}
+
+template <class R>
+void enqueue_finalize(const R& r, const typename R::accumulator_type* partials, std::size_t count,
+                      typename R::result_type* result, cudaStream_t stream) {
+    constexpr int B = tuning::block_threads;
+    reduce_finalize<B, R><<<1, B, 0, stream>>>(r, partials, count, result);
+    check_launch("reduce_finalize launch");
+}
+
+// The whole reduction of device-accessible data into *d_result, enqueued on `stream`.
+// Workspace comes from the stream-ordered pool and goes back to it on the same stream.
+template <class R>
+void enqueue_reduce(const R& r, const typename R::value_type* data, std::size_t n,
+                    typename R::result_type* d_result, cudaStream_t stream) {
+    using A = typename R::accumulator_type;
+    constexpr int B = tuning::block_threads;
+    if (n <= tuning::single_block_max_elements) {
+        reduce_partials<B, R><<<1, B, 0, stream>>>(r, data, n, 0, nullptr, d_result);
+        check_launch("reduce_partials (single block) launch");
+        return;
+    }
+    const int blocks = grid_for<B, R>(n);
+    device_buffer partials(static_cast<std::size_t>(blocks) * sizeof(A), stream);
+    enqueue_partials(r, data, n, 0, blocks, partials.as<A>(), stream);
+    enqueue_finalize(r, partials.as<A>(), static_cast<std::size_t>(blocks), d_result, stream);
+}
+
+} // namespace preduce::cuda::detail

@@ -1,0 +1,102 @@
+#pragma once
+// Host data that the GPU cannot read directly (pageable memory) is streamed through two
+// pinned staging chunks on two streams: while the GPU copies and reduces chunk k, the
+// CPU fills the other staging chunk with chunk k+1. Each chunk leaves its block partials
+// in one array; one finalize folds them all.
+#include <cuda_runtime_api.h>
+
+#include <cstddef>
+#include <cstring>
+
+#include "preduce/cuda/dispatch.cuh"
+#include "preduce/cuda/memory.hpp"
+#include "preduce/cuda/tuning.hpp"
+
+namespace preduce::cuda::detail {
+
+// Per host thread: pinned chunks, streams and events are expensive to create (pinning
+// 16 MiB costs milliseconds) and are reused across calls; one set per thread keeps
+// concurrent callers apart.
+struct staging_set {
+    int device = -1;
+    pinned_buffer chunk[2];
+    stream streams[2];
+    event copied[2];  // the copy out of chunk[b] has finished: the CPU may refill it
+};
+
+inline staging_set& staging_for_this_thread() {
+    thread_local staging_set* set = nullptr;
+    thread_local struct owner {
+        staging_set* p = nullptr;
+        ~owner() { delete p; }
+    } own;
+    const int device = current_device();
+    if (set == nullptr || set->device != device) {
+        delete own.p;
+        own.p = set = nullptr;
+        auto* fresh = new staging_set{};
+        fresh->device = device;
+        try {
+            fresh->chunk[0] = pinned_buffer(tuning::staging_chunk_bytes);
+            fresh->chunk[1] = pinned_buffer(tuning::staging_chunk_bytes);
+        } catch (...) {
+            delete fresh;
+            throw;
+        }
+        own.p = set = fresh;
+    }
+    return *set;
+}
+
+template <class R>
+void enqueue_reduce_from_host(const R& r, const typename R::value_type* data, std::size_t n,
+                              typename R::result_type* d_result, cudaStream_t result_stream) {
+    using T = typename R::value_type;
+    using A = typename R::accumulator_type;
+    constexpr int B = tuning::block_threads;
+    constexpr std::size_t chunk_elements = tuning::staging_chunk_bytes / sizeof(T);
+    staging_set& st = staging_for_this_thread();
+
+    const std::size_t chunks = (n + chunk_elements - 1) / chunk_elements;
+    const int blocks = grid_for<B, R>(chunk_elements < n ? chunk_elements : n);
+    device_buffer partials(chunks * static_cast<std::size_t>(blocks) * sizeof(A), st.streams[0].get());
+    device_buffer staged[2] = {device_buffer(tuning::staging_chunk_bytes, st.streams[0].get()),
+                               device_buffer(tuning::staging_chunk_bytes, st.streams[1].get())};
+    // The second stream must not use its buffer before the first stream's allocation is ordered.
+    check(cudaStreamSynchronize(st.streams[0].get()), "cudaStreamSynchronize");
+
+    // On an error, let both streams drain before the buffers go back to the pool.
+    struct drain_on_error {
+        staging_set& st;
+        bool armed = true;
+        ~drain_on_error() {
+            if (armed)
+                for (auto& s : st.streams) cudaStreamSynchronize(s.get());
+        }
+    } guard{st};
+
+    for (std::size_t k = 0; k < chunks; ++k) {
+        const int b = static_cast<int>(k % 2);
+        cudaStream_t s = st.streams[b].get();
+        const std::size_t begin = k * chunk_elements;
+        const std::size_t len = n - begin < chunk_elements ? n - begin : chunk_elements;
+        if (k >= 2) check(cudaEventSynchronize(st.copied[b].get()), "cudaEventSynchronize");
+        std::memcpy(st.chunk[b].as<T>(), data + begin, len * sizeof(T));
+        check(cudaMemcpyAsync(staged[b].as<T>(), st.chunk[b].as<T>(), len * sizeof(T), cudaMemcpyHostToDevice, s),
+              "cudaMemcpyAsync (staging)");
+        check(cudaEventRecord(st.copied[b].get(), s), "cudaEventRecord");
+        enqueue_partials(r, staged[b].as<T>(), len, begin, blocks, partials.as<A>() + k * blocks, s);
+    }
+    // Join both streams into the result stream, then fold every chunk's partials.
+    event done[2];
+    for (int b = 0; b < 2; ++b) {
+        check(cudaEventRecord(done[b].get(), st.streams[b].get()), "cudaEventRecord");
+        check(cudaStreamWaitEvent(result_stream, done[b].get(), 0), "cudaStreamWaitEvent");
+    }
+    enqueue_finalize(r, partials.as<A>(), chunks * static_cast<std::size_t>(blocks), d_result, result_stream);
+    // The staging buffers return to the pool once the result stream has finished with them.
+    check(cudaStreamSynchronize(result_stream), "cudaStreamSynchronize");
+    guard.armed = false;
+}
+
+} // namespace preduce::cuda::detail

@@ -1,0 +1,21 @@
+#pragma once
+// Plain C++ view of the CUDA backend's state, for the front end (no CUDA headers).
+#include <string>
+
+namespace preduce::cuda {
+
+// A usable GPU is visible: the runtime loads and reports at least one device.
+bool device_available() noexcept;
+
+// Why device_available() is false ("no CUDA driver", "no device", ...); empty when true.
+std::string unavailable_reason();
+
+// Name of the current device, e.g. "NVIDIA H200"; empty without one.
+std::string device_name();
+
+// True when p is memory only a GPU can read (cudaMalloc'd), so a host backend must refuse
+// it. Costs nothing when this process has not loaded the CUDA driver, since then no such
+// memory can exist.
+bool is_device_only_pointer(const void* p) noexcept;
+
+} // namespace preduce::cuda

@@ -1,0 +1,36 @@
+#pragma once
+// Grid layer: the kernels. reduce_partials writes one accumulator per block (or, with
+// a single block, the finished result); reduce_finalize folds those accumulators in a
+// single block. No atomics: the same GPU, grid and input give the same bits every run.
+#include <cstddef>
+
+#include "preduce/cuda/block_reduce.cuh"
+#include "preduce/cuda/tile_reduce.cuh"
+
+namespace preduce::cuda::detail {
+
+template <int BlockThreads, class R>
+__global__ void __launch_bounds__(BlockThreads)
+    reduce_partials(R r, const typename R::value_type* __restrict__ data, std::size_t n, std::size_t base,
+                    typename R::accumulator_type* __restrict__ partials,
+                    typename R::result_type* __restrict__ result) {
+    auto acc = thread_fold<BlockThreads>(r, data, n, base, R::identity());
+    acc = block_reduce<BlockThreads, R>(acc);
+    if (threadIdx.x == 0) {
+        if (result != nullptr) *result = r.finish(acc);  // single-block launch: done
+        else partials[blockIdx.x] = acc;
+    }
+}
+
+// One block folds `count` partials; optionally also leaves the unfinished accumulator.
+template <int BlockThreads, class R>
+__global__ void __launch_bounds__(BlockThreads)
+    reduce_finalize(R r, const typename R::accumulator_type* __restrict__ partials, std::size_t count,
+                    typename R::result_type* __restrict__ result) {
+    auto acc = R::identity();
+    for (std::size_t i = threadIdx.x; i < count; i += BlockThreads) acc = R::combine(acc, partials[i]);
+    acc = block_reduce<BlockThreads, R>(acc);
+    if (threadIdx.x == 0) *result = r.finish(acc);
+}
+
+} // namespace preduce::cuda::detail

@@ -1,0 +1,44 @@
+#pragma once
+// Registration of benchmark rows. main() walks type x size and calls these, so rows of
+// one (type, n) sit next to each other in the output: the anchors, then every
+// operation on every backend. A new family of rows (another anchor, a backend-specific
+// variant, a CUDA ladder) is one more register_* function called from main().
+//
+// Names ("/real_time" is appended by Google Benchmark):
+//   reduce/<backend>/<op>/<type>/<n>          preduce::reduce(backend, span, op)
+//   anchor/std_accumulate/<type>/<n>          std::accumulate, one thread
+//   anchor/std_reduce_par_unseq/<type>/<n>    std::reduce(std::execution::par_unseq) (TBB)
+//   anchor/read_probe/threads:<t>/<type>/<n>  SIMD read of the same bytes (read_probe.hpp)
+// Every row reports bytes_per_second = n * sizeof(type) per iteration.
+#include <benchmark/benchmark.h>
+
+#include <cstddef>
+#include <cstdint>
+#include <span>
+#include <string>
+#include <string_view>
+
+#include <preduce/backend.hpp>
+
+namespace preduce_bench {
+
+// Joins parts with '/' and appends n.
+std::string row_name(std::initializer_list<std::string_view> parts, std::size_t n);
+
+// Common settings of every row: real time (the work is multithreaded), microseconds.
+benchmark::internal::Benchmark* configure(benchmark::internal::Benchmark* b);
+
+inline void set_throughput(benchmark::State& st, std::size_t n, std::size_t elem_bytes) {
+    const auto it = static_cast<std::int64_t>(st.iterations());
+    st.SetBytesProcessed(it * static_cast<std::int64_t>(n * elem_bytes));
+    st.SetItemsProcessed(it * static_cast<std::int64_t>(n));
+}
+
+
+template <class T>
+void register_reduce_rows(std::size_t n, std::span<const preduce::backend> backends);
+
+template <class T>
+void register_anchor_rows(std::size_t n);
+
+} // namespace preduce_bench

@@ -1,0 +1,23 @@
+# Finds nvcc and enables CUDA for the CUDA backend. Result: PREDUCE_CUDA_FOUND.
+# Point at another toolkit with -DCMAKE_CUDA_COMPILER=/path/to/nvcc; choose the GPUs
+# with -DCMAKE_CUDA_ARCHITECTURES (default 90: sm_90 code plus PTX the driver can
+# compile for newer GPUs).
+include(CheckLanguage)
+set(PREDUCE_CUDA_FOUND FALSE)
+if(NOT CMAKE_CUDA_COMPILER AND NOT DEFINED ENV{CUDACXX} AND EXISTS /usr/local/cuda/bin/nvcc)
+  set(CMAKE_CUDA_COMPILER /usr/local/cuda/bin/nvcc CACHE FILEPATH "CUDA compiler")
+endif()
+check_language(CUDA)
+if(CMAKE_CUDA_COMPILER)
+  if(NOT DEFINED CMAKE_CUDA_ARCHITECTURES)
+    set(CMAKE_CUDA_ARCHITECTURES 90 CACHE STRING "GPU architectures of the CUDA backend")
+  endif()
+  if(NOT DEFINED CMAKE_CUDA_HOST_COMPILER AND CMAKE_CXX_COMPILER_ID STREQUAL "GNU")
+    set(CMAKE_CUDA_HOST_COMPILER "${CMAKE_CXX_COMPILER}" CACHE FILEPATH "Host compiler for nvcc")
+  endif()
+  enable_language(CUDA)
+  find_package(CUDAToolkit QUIET)
+  if(CUDAToolkit_FOUND)
+    set(PREDUCE_CUDA_FOUND TRUE)
+  endif()
+endif()

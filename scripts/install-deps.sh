@@ -1,0 +1,27 @@
+#!/usr/bin/env bash
+# Installs the Debian 12 packages preduce builds, tests and benchmarks with, skipping
+# those already present. Root or sudo; apt-get update runs only when something is missing.
+set -euo pipefail
+
+packages=(
+  g++ cmake ninja-build python3        # toolchain; python3 drives the CLI tests and bench/ratios.py
+  catch2                               # tests (Catch2 2.13)
+  libbenchmark-dev libtbb-dev          # bench/ (Google Benchmark; TBB for std::execution anchors)
+  libcli11-dev libfmt-dev nlohmann-json3-dev  # the preduce command-line program
+  libtrilinos-kokkos-dev               # Kokkos backend (Kokkos 3.4.1, Serial)
+)
+
+missing=()
+for p in "${packages[@]}"; do
+  dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
+done
+if [ ${#missing[@]} -eq 0 ]; then
+  echo "install-deps: all ${#packages[@]} packages present"
+  exit 0
+fi
+
+sudo=""
+if [ "$(id -u)" -ne 0 ]; then sudo="sudo"; fi
+echo "install-deps: installing ${missing[*]}"
+$sudo apt-get update -qq
+DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq --no-install-recommends "${missing[@]}"

@@ -1,0 +1,30 @@
+#pragma once
+// What the shared body runs against. Each test executable links one definition of
+// under_test() (the backend) and one of stage() (where the data lives: host memory as
+// given, or a GPU copy for the CUDA residency variants), so the body is compiled once.
+#include <cstddef>
+#include <span>
+#include <string>
+
+#include "preduce/preduce.hpp"
+
+namespace preduce::test {
+
+backend under_test();
+
+// Returns a pointer with the same contents as [data, data + bytes) in the memory the
+// executable tests (the pointer itself for host memory). Valid until the next call.
+const void* stage(const void* data, std::size_t bytes);
+std::string residency();
+
+template <class T, class Op>
+auto run(std::span<const T> x, const Op& op, const options& opts = {}) {
+    const auto* p = static_cast<const T*>(x.empty() ? static_cast<const void*>(x.data()) : stage(x.data(), x.size_bytes()));
+    return reduce(under_test(), p, x.size(), op, opts);
+}
+template <class T, class Op>
+auto run(const std::vector<T>& x, const Op& op, const options& opts = {}) {
+    return run(std::span<const T>(x), op, opts);
+}
+
+} // namespace preduce::test

@@ -1,0 +1,147 @@
+#include "command_line.hpp"
+
+#include <algorithm>
+#include <array>
+#include <limits>
+#include <string_view>
+#include <utility>
+
+#include "cli_error.hpp"
+#include "parse_number.hpp"
+
+namespace preduce_cli {
+namespace {
+
+constexpr const char* footer = R"help(Input:
+  Without --input, --n values of --type (default f32) are generated from --seed:
+  floats uniform in [-1, 1) (never 0), signed integers in [-100, 100], unsigned
+  in [0, 100]. With --input the format is --format-in, or else: a .npy extension
+  means npy, otherwise --type means raw little-endian values, otherwise text.
+  npy:  NumPy format 1.0/2.0/3.0, dtypes <i4 <u4 <i8 <u8 <f4 <f8 (and |i1 |u1 |b1,
+        widened to 32 bits), any shape read in C order; --type must match if given.
+  raw:  nothing but elements of --type; the size must be a multiple of it.
+  text: one number per line, blank lines ignored; int64 if every line is an
+        integer, else float64, unless --type says otherwise.
+  An empty file is an error; an empty array (npy shape (0,), or --n 0) is not:
+  sums give 0, argmin/argmax give index "none".
+
+Output:
+  table  one row per backend: result, error against the exact sum (floating-
+         point sums: error = result - exact, error/bound = |error| over Higham's
+         (n-1)*u*sum|x_i|), median time, GB/s read, speed-up over seq.
+  json   {"results": [record, ...]}, one record per backend:
+         {"backend": "openmp", "label": "openmp(2 threads)", "op": "sum",
+          "pred": "greater:0.5" (count_if only), "type": "float32", "n": 1000,
+          "result": number, or {"value": number, "index": integer} for
+                    argmin/argmax (both null for an empty input),
+          "time_s": median seconds, "gbps": number or null (empty input),
+          "speedup": over seq (when seq ran),
+          "exact", "error", "error_bound": floating-point sums only}
+         NaN and infinities are written as the strings "nan", "inf", "-inf".
+  csv    backend,label,op,pred,type,n,result,index,time_s,gbps,speedup,error,
+         error_bound; cells that do not apply are empty.
+
+Exit status: 0 success, 1 unreadable input or a failure in preduce, 2 bad flags.
+
+Examples:
+  preduce                                      # 2^24 floats, sum, every backend
+  preduce --op argmax --type f64 --n 1000000 --format json
+  preduce --input data.npy --op count_if --pred in_range:0:10 --backend openmp
+  preduce --input values.bin --type i32 --op wide_sum)help";
+
+template <class T>
+T number_flag(const std::optional<std::string>& text, const char* flag, T fallback, T lowest) {
+    if (!text) return fallback;
+    const auto p = parse_number<T>(*text);
+    if (p.status != parse_status::ok || p.value < lowest)
+        throw usage_error(std::string(flag) + " '" + *text + "' is not an integer in [" + std::to_string(lowest) +
+                          ", " + std::to_string(std::numeric_limits<T>::max()) + "]");
+    return p.value;
+}
+
+template <class T, std::size_t N>
+using choices = std::array<std::pair<std::string_view, T>, N>;
+constexpr choices<input_format, 3> input_formats{{{"npy", input_format::npy}, {"raw", input_format::raw},
+                                                  {"text", input_format::text}}};
+constexpr choices<output_format, 3> output_formats{{{"table", output_format::table}, {"json", output_format::json},
+                                                    {"csv", output_format::csv}}};
+
+template <class T, std::size_t N>
+T choose(const char* flag, const std::string& text, const choices<T, N>& valid) {
+    std::string names;
+    for (const auto& [name, value] : valid) {
+        if (text == name) return value;
+        names += (names.empty() ? "" : ", ") + std::string(name);
+    }
+    throw usage_error(std::string("unknown ") + flag + " '" + text + "'; valid: " + names);
+}
+
+std::vector<preduce::backend> parse_backends(const std::vector<std::string>& names) {
+    std::vector<preduce::backend> out;
+    for (const auto& n : names) {
+        if (n == "all") {
+            for (auto b : preduce::available_backends())
+                if (std::find(out.begin(), out.end(), b) == out.end()) out.push_back(b);
+            continue;
+        }
+        const auto b = preduce::parse_backend(n);  // throws invalid_argument naming the valid ones
+        if (!preduce::is_usable(b)) {
+            std::string available;
+            for (auto a : preduce::available_backends()) available += (available.empty() ? "" : ", ") + std::string(preduce::name(a));
+            throw usage_error("backend '" + n + "' is not available in this build or on this machine; available: " +
+                              available);
+        }
+        if (std::find(out.begin(), out.end(), b) == out.end()) out.push_back(b);
+    }
+    if (out.empty()) throw usage_error("--backend: no backend to run");
+    return out;
+}
+
+} // namespace
+
+void define_flags(CLI::App& app, flags& f) {
+    app.footer(footer);
+    app.get_formatter()->column_width(28);
+    auto* input = app.add_option("-i,--input", f.input, "Read the values from FILE instead of generating them")
+                      ->type_name("FILE");
+    app.add_option("--format-in", f.format_in, "Input format, instead of guessing from the name")
+        ->type_name("npy|raw|text")
+        ->needs(input);
+    app.add_option("-t,--type", f.type, "Element type: generated data, raw files, text files (default f32 when generating)")
+        ->type_name("i32|u32|i64|u64|f32|f64");
+    app.add_option("-n,--n", f.n, "Number of generated values (default 2^24)")->type_name("N")->excludes(input);
+    app.add_option("--seed", f.seed, "Seed of the generated values (default 42)")->type_name("S")->excludes(input);
+    app.add_option("--op", f.op, "sum, wide_sum, prod, min, max, argmin, argmax or count_if (default sum)")
+        ->type_name("OP");
+    app.add_option("--pred", f.pred,
+                   "count_if's predicate KIND[:A[:B]]: equal, not_equal, less, less_equal, greater, greater_equal "
+                   "(one value), in_range:LO:HI (half-open), is_nan")
+        ->type_name("PRED");
+    app.add_option("-b,--backend", f.backends, "Backends to run, comma-separated, or all (default)")
+        ->delimiter(',')
+        ->type_name("NAME|all");
+    app.add_option("--threads", f.threads, "Threads for backends that take a count (default: theirs)")->type_name("N");
+    app.add_option("--repeat", f.repeat, "Timed runs per backend; the median is reported (default 9)")->type_name("N");
+    app.add_option("-f,--format", f.format, "Output: table, json or csv (default table)")
+        ->type_name("table|json|csv");
+    app.add_flag("--list-backends", f.list_backends, "Print the backends available here, one per line, and exit");
+}
+
+settings to_settings(const flags& f) {
+    settings s;
+    s.input = f.input;
+    if (f.format_in) s.format_in = choose("--format-in", *f.format_in, input_formats);
+    if (f.type && !(s.type = parse_element_type(*f.type)))
+        throw usage_error("unknown --type '" + *f.type + "'; valid: i32, u32, i64, u64, f32, f64");
+    s.n = number_flag<std::uint64_t>(f.n, "--n", default_n, 0);
+    s.seed = number_flag<std::uint64_t>(f.seed, "--seed", default_seed, 0);
+    s.threads = number_flag<int>(f.threads, "--threads", 0, 0);
+    s.repeat = number_flag<int>(f.repeat, "--repeat", default_repeat, 1);
+    s.op = parse_operation(f.op, f.pred);
+    s.backends = parse_backends(f.backends);
+    s.format = choose("--format", f.format, output_formats);
+    s.list_backends = f.list_backends;
+    return s;
+}
+
+} // namespace preduce_cli

@@ -1,0 +1,51 @@
+#pragma once
+// The flags, as CLI11 sees them (text), and the checked settings built from them.
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include <CLI/CLI.hpp>
+#include <preduce/preduce.hpp>
+
+#include "element_type.hpp"
+#include "load_input.hpp"
+#include "operation.hpp"
+#include "report.hpp"
+
+namespace preduce_cli {
+
+inline constexpr std::uint64_t default_n = std::uint64_t(1) << 24;  // 64 MiB of floats: past every cache
+inline constexpr std::uint64_t default_seed = 42;
+inline constexpr int default_repeat = 9;
+
+// Numbers are taken as text and parsed by us: CLI11 2.1 reads "-1" into an unsigned
+// as 2^64 - 1 and "010" as octal, and neither should pass silently.
+struct flags {
+    std::optional<std::string> input, format_in, type, n, seed, pred, threads, repeat;
+    std::string op = "sum";
+    std::vector<std::string> backends{"all"};
+    std::string format = "table";
+    bool list_backends = false;
+};
+
+struct settings {
+    std::optional<std::string> input;
+    input_format format_in = input_format::automatic;
+    std::optional<element_type> type;
+    std::uint64_t n = default_n;
+    std::uint64_t seed = default_seed;
+    operation op;
+    std::vector<preduce::backend> backends;
+    int threads = 0;
+    int repeat = default_repeat;
+    output_format format = output_format::table;
+    bool list_backends = false;
+};
+
+void define_flags(CLI::App& app, flags& f);
+
+// Checks what CLI11 cannot (numbers, predicates, backends); throws usage_error.
+settings to_settings(const flags& f);
+
+} // namespace preduce_cli

@@ -1,0 +1,120 @@
+#include "load_input.hpp"
+
+#include <filesystem>
+#include <fstream>
+#include <limits>
+#include <random>
+#include <system_error>
+#include <type_traits>
+#include <variant>
+
+#include "cli_error.hpp"
+#include "readers.hpp"
+
+#if __has_include(<unistd.h>)
+#include <unistd.h>
+#endif
+
+namespace preduce_cli {
+
+const char* format_name(input_format f) {
+    switch (f) {
+    case input_format::automatic: return "auto";
+    case input_format::npy: return "npy";
+    case input_format::raw: return "raw";
+    case input_format::text: return "text";
+    }
+    return "?";
+}
+
+loaded_input load_input(const std::string& path, input_format format, std::optional<element_type> type) {
+    namespace fs = std::filesystem;
+    if (format == input_format::automatic) {
+        const bool npy_name = fs::path(path).extension() == ".npy";
+        format = npy_name ? input_format::npy : type ? input_format::raw : input_format::text;
+    }
+    if (format == input_format::raw && !type)
+        throw input_error("raw input needs --type (i32, u32, i64, u64, f32 or f64) to know what the bytes are");
+
+    std::error_code ec;
+    const auto st = fs::status(path, ec);
+    if (ec || !fs::exists(st)) throw input_error(path + ": " + (ec ? ec.message() : "no such file"));
+    if (fs::is_directory(st)) throw input_error(path + ": is a directory, not a file");
+    if (!fs::is_regular_file(st)) throw input_error(path + ": not a regular file");
+    const std::uint64_t size = fs::file_size(path, ec);
+    if (ec) throw input_error(path + ": cannot read its size: " + ec.message());
+    std::ifstream in(path, std::ios::binary);
+    if (!in) throw input_error(path + ": cannot open the file (permissions?)");
+
+    switch (format) {
+    case input_format::npy: {
+        dataset d = read_npy(in, size, path);
+        if (type && *type != type_of(d))
+            throw input_error(path + ": --type " + std::string(info(*type).flag) + " disagrees with the file's dtype (" +
+                              std::string(info(type_of(d)).flag) + "); drop --type for .npy files");
+        return {std::move(d), format};
+    }
+    case input_format::raw: return {read_raw(in, size, path, *type), format};
+    case input_format::text: return {read_text(in, size, path, type), format};
+    case input_format::automatic: break;
+    }
+    throw input_error("internal: no input format chosen");
+}
+
+const char* generated_distribution(element_type t) {
+    switch (t) {
+    case element_type::f32:
+    case element_type::f64: return "uniform in [-1, 1), never 0";
+    case element_type::i32:
+    case element_type::i64: return "uniform integers in [-100, 100]";
+    case element_type::u32:
+    case element_type::u64: return "uniform integers in [0, 100]";
+    }
+    return "?";
+}
+
+namespace {
+// vector<T>(n) touches every page, so an --n beyond physical memory would not fail
+// with bad_alloc but get the process killed by the kernel; refuse it up front.
+void check_fits_in_memory(element_type t, std::uint64_t n) {
+    const std::uint64_t size = info(t).size;
+    std::uint64_t limit = std::numeric_limits<std::uint64_t>::max();
+#if defined(_SC_PHYS_PAGES) && defined(_SC_PAGESIZE)
+    const long pages = sysconf(_SC_PHYS_PAGES), page = sysconf(_SC_PAGESIZE);
+    if (pages > 0 && page > 0) limit = static_cast<std::uint64_t>(pages) * static_cast<std::uint64_t>(page);
+#endif
+    if (n > limit / size)
+        throw input_error("--n " + std::to_string(n) + " values of " + std::string(info(t).flag) +
+                          " need more memory than this machine has (" + std::to_string(limit >> 20) + " MiB)");
+}
+} // namespace
+
+dataset generate_data(element_type t, std::uint64_t n, std::uint64_t seed) {
+    check_fits_in_memory(t, n);
+    dataset data = make_dataset(t, static_cast<std::size_t>(n));
+    std::mt19937_64 rng(seed);
+    std::visit(
+        [&](auto& v) {
+            using T = typename std::decay_t<decltype(v)>::value_type;
+            for (auto& x : v) {
+                if constexpr (std::is_floating_point_v<T>) {
+                    // The top significand-width bits give k/2^p in [0, 1) exactly; 2u - 1 is
+                    // then exact too. Zero is redrawn: a zero would hide nothing but would
+                    // make prod and the relative errors of tiny inputs meaningless.
+                    constexpr int p = std::numeric_limits<T>::digits;
+                    do {
+                        const T u = static_cast<T>(rng() >> (64 - p)) * (T(1) / static_cast<T>(std::uint64_t(1) << p));
+                        x = T(2) * u - T(1);
+                    } while (x == T(0));
+                } else if constexpr (std::is_signed_v<T>) {
+                    x = static_cast<T>(static_cast<std::int64_t>(rng() % 201) - 100);
+                } else {
+                    x = static_cast<T>(rng() % 101);
+                }
+            }
+        },
+        data);
+    return data;
+}
+
+} // namespace preduce_cli

@@ -1,0 +1,33 @@
+#pragma once
+// Where the values come from: a file in one of three formats, or a seeded generator.
+#include <cstdint>
+#include <optional>
+#include <string>
+
+#include "dataset.hpp"
+#include "element_type.hpp"
+
+namespace preduce_cli {
+
+// automatic: a .npy extension means npy; otherwise --type means raw, and without
+// --type the file is text. An explicit --format-in always wins.
+enum class input_format { automatic, npy, raw, text };
+
+struct loaded_input {
+    dataset data;
+    input_format format;  // the one actually used
+};
+
+loaded_input load_input(const std::string& path, input_format format, std::optional<element_type> type);
+
+const char* format_name(input_format f);
+
+// n values of type t from std::mt19937_64(seed), mapped by hand rather than through
+// std::uniform_*_distribution, whose output differs between standard libraries: the
+// same seed must give the same data (and the same sums) everywhere.
+dataset generate_data(element_type t, std::uint64_t n, std::uint64_t seed);
+
+// "uniform in [-1, 1)" and the like, for the report header.
+const char* generated_distribution(element_type t);
+
+} // namespace preduce_cli

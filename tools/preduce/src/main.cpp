@@ -1,0 +1,110 @@
+// preduce: reduce generated or file data with every backend, and compare results,
+// rounding errors and speed side by side.
+#include <cstdio>
+#include <exception>
+#include <new>
+#include <string>
+
+#include <CLI/CLI.hpp>
+#include <fmt/format.h>
+#include <preduce/preduce.hpp>
+
+#include "cli_error.hpp"
+#include "command_line.hpp"
+#include "load_input.hpp"
+#include "measure.hpp"
+#include "report.hpp"
+
+namespace {
+
+using namespace preduce_cli;
+
+// Length of the valid UTF-8 sequence starting at s[i], 0 if there is none (RFC 3629:
+// no overlong forms, no surrogates, nothing above U+10FFFF).
+std::size_t utf8_length(const std::string& s, std::size_t i) {
+    const auto at = [&](std::size_t k) { return static_cast<unsigned char>(s[k]); };
+    const unsigned char c = at(i);
+    std::size_t len = 0;
+    unsigned char lo = 0x80, hi = 0xbf;  // range of the second byte
+    if (c >= 0xc2 && c <= 0xdf) len = 2;
+    else if (c >= 0xe0 && c <= 0xef) len = 3, lo = c == 0xe0 ? 0xa0 : 0x80, hi = c == 0xed ? 0x9f : 0xbf;
+    else if (c >= 0xf0 && c <= 0xf4) len = 4, lo = c == 0xf0 ? 0x90 : 0x80, hi = c == 0xf4 ? 0x8f : 0xbf;
+    if (len == 0 || i + len > s.size() || at(i + 1) < lo || at(i + 1) > hi) return 0;
+    for (std::size_t k = 2; k < len; ++k)
+        if (at(i + k) < 0x80 || at(i + k) > 0xbf) return 0;
+    return len;
+}
+
+// Messages quote file contents (a dtype, a line of text): control characters and
+// bytes that are not UTF-8 are escaped, so an error is always one readable line.
+int fail(const std::string& message, int status) {
+    std::string line;
+    for (std::size_t i = 0; i < message.size();) {
+        const auto c = static_cast<unsigned char>(message[i]);
+        const std::size_t len = c >= 0x80 ? utf8_length(message, i) : (c < 0x20 || c == 0x7f ? 0 : 1);
+        if (len == 0) {
+            line += fmt::format("\\x{:02x}", c);
+            ++i;
+        } else {
+            line.append(message, i, len);
+            i += len;
+        }
+    }
+    std::fflush(stdout);
+    fmt::print(stderr, "preduce: error: {}\n", line);
+    return status;
+}
+
+int run(const settings& s) {
+    if (s.list_backends) {
+        for (auto b : preduce::available_backends()) fmt::print("{}\n", preduce::name(b));
+        return 0;
+    }
+    dataset data;
+    std::string source;
+    if (s.input) {
+        loaded_input in = load_input(*s.input, s.format_in, s.type);
+        data = std::move(in.data);
+        source = "read from " + *s.input + " (" + format_name(in.format) + ")";
+    } else {
+        const element_type t = s.type.value_or(element_type::f32);
+        data = generate_data(t, s.n, s.seed);
+        source = std::string("generated ") + generated_distribution(t) + ", seed " + std::to_string(s.seed);
+    }
+    const run_summary summary = run_all(data, s.op, {s.backends, s.threads, s.repeat});
+    print_report(summary, s.format, source, s.repeat);
+    return 0;
+}
+
+} // namespace
+
+int main(int argc, char** argv) {
+    try {
+        CLI::App app{"Parallel reductions with every preduce backend, side by side: result, rounding error "
+                     "against the exact sum, median time, GB/s and speed-up over seq.",
+                     "preduce"};
+        flags f;
+        define_flags(app, f);
+        try {
+            app.parse(argc, argv);
+        } catch (const CLI::ParseError& e) {
+            if (e.get_exit_code() == static_cast<int>(CLI::ExitCodes::Success)) return app.exit(e);  // --help
+            return fail(std::string(e.what()) + " (see preduce --help)", 2);
+        }
+        return run(to_settings(f));
+    } catch (const usage_error& e) {
+        return fail(std::string(e.what()) + " (see preduce --help)", 2);
+    } catch (const preduce::invalid_argument& e) {
+        return fail(e.what(), 2);  // unknown backend name, unrepresentable threshold: the flags' fault
+    } catch (const preduce::error& e) {
+        return fail(e.what(), 1);
+    } catch (const input_error& e) {
+        return fail(e.what(), 1);
+    } catch (const std::bad_alloc&) {
+        return fail("out of memory", 1);
+    } catch (const std::exception& e) {
+        return fail(e.what(), 1);
+    } catch (...) {
+        return fail("unknown internal error", 1);
+    }
+}

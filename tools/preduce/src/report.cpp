@@ -1,0 +1,198 @@
+#include "report.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <optional>
+#include <vector>
+
+#include <fmt/format.h>
+#include <nlohmann/json.hpp>
+
+namespace preduce_cli {
+namespace {
+
+bool index_is_none(const result_value& r) { return r.index && *r.index == preduce::no_index; }
+
+// Shortest text that reads back as the same value ({fmt}'s default), "nan"/"inf" included.
+std::string value_text(const result_value& r) {
+    if (index_is_none(r)) return "none";  // the identity of an empty argmin is not a value
+    return std::visit([](auto v) { return fmt::format("{}", v); }, r.value);
+}
+
+std::string index_text(const result_value& r) {
+    if (!r.index) return "";
+    return index_is_none(r) ? "none" : fmt::format("{}", *r.index);
+}
+
+std::optional<double> gbps(const run_summary& s, const backend_result& r) {
+    if (s.bytes == 0 || r.median_s <= 0) return std::nullopt;
+    return static_cast<double>(s.bytes) / r.median_s / 1e9;
+}
+
+std::optional<double> speedup(const run_summary& s, const backend_result& r) {
+    for (const auto& base : s.results)
+        if (base.backend == preduce::backend::seq && r.median_s > 0) return base.median_s / r.median_s;
+    return std::nullopt;
+}
+
+// Three significant digits without switching to exponent notation.
+std::string fixed3(double v) { return fmt::format("{:.{}f}", v, v < 10 ? 2 : v < 100 ? 1 : 0); }
+
+std::string time_text(double s) {
+    if (s < 1e-6) return fixed3(s * 1e9) + " ns";
+    if (s < 1e-3) return fixed3(s * 1e6) + " us";
+    if (s < 1) return fixed3(s * 1e3) + " ms";
+    return fixed3(s) + " s";
+}
+
+std::string bytes_text(std::uint64_t b) {
+    if (b >= (1u << 30)) return fmt::format("{:.1f} GiB", static_cast<double>(b) / (1u << 30));
+    if (b >= (1u << 20)) return fmt::format("{:.1f} MiB", static_cast<double>(b) / (1u << 20));
+    if (b >= (1u << 10)) return fmt::format("{:.1f} KiB", static_cast<double>(b) / (1u << 10));
+    return fmt::format("{} bytes", b);
+}
+
+void print_table(const run_summary& s, const std::string& source, int repeat) {
+    fmt::print("{} of {} {} ({}), {}\n", s.op.label, s.n, s.type_name, bytes_text(s.bytes), source);
+    if (s.reference)
+        fmt::print("exact sum {} (Shewchuk); error = result - exact; bound = (n-1)*u*sum|x| = {:.3g} (Higham)\n",
+                   s.reference->exact, s.reference->bound);
+    fmt::print("time: median of {} run{} after one warm-up\n\n", repeat, repeat == 1 ? "" : "s");
+
+    const bool with_index = s.op.is_arg();
+    const bool with_error = s.reference.has_value();
+    const bool with_speedup = std::any_of(s.results.begin(), s.results.end(),
+                                          [](const auto& r) { return r.backend == preduce::backend::seq; });
+    std::vector<std::string> header{"backend", "result"};
+    if (with_index) header.push_back("index");
+    if (with_error) header.insert(header.end(), {"error", "error/bound"});
+    header.insert(header.end(), {"median", "GB/s"});
+    if (with_speedup) header.push_back("speed-up");
+
+    std::vector<std::vector<std::string>> rows{header};
+    for (const auto& r : s.results) {
+        std::vector<std::string> row{r.label, value_text(r.result)};
+        if (with_index) row.push_back(index_text(r.result));
+        if (with_error) {
+            row.push_back(*r.error == 0 ? "0" : fmt::format("{:+.2e}", *r.error));
+            row.push_back(s.reference->bound > 0 ? fmt::format("{:.1e}", std::fabs(*r.error) / s.reference->bound)
+                                                 : "-");
+        }
+        row.push_back(time_text(r.median_s));
+        const auto g = gbps(s, r);
+        row.push_back(g ? fmt::format("{:.2f}", *g) : "-");
+        if (with_speedup) {
+            const auto x = speedup(s, r);
+            row.push_back(x ? fmt::format("{:.2f}x", *x) : "-");
+        }
+        rows.push_back(std::move(row));
+    }
+
+    std::vector<std::size_t> width(header.size(), 0);
+    for (const auto& row : rows)
+        for (std::size_t c = 0; c < row.size(); ++c) width[c] = std::max(width[c], row[c].size());
+    for (std::size_t i = 0; i < rows.size(); ++i) {
+        std::string line;
+        for (std::size_t c = 0; c < rows[i].size(); ++c) {
+            // Text left, numbers right, so that digits line up.
+            line += c == 0 ? fmt::format("{:<{}}", rows[i][c], width[c]) : fmt::format("  {:>{}}", rows[i][c], width[c]);
+        }
+        fmt::print("{}\n", line);
+        if (i == 0) {
+            std::string rule;
+            for (std::size_t c = 0; c < width.size(); ++c) rule += (c ? "  " : "") + std::string(width[c], '-');
+            fmt::print("{}\n", rule);
+        }
+    }
+}
+
+// JSON has no NaN or infinity; they become the strings "nan", "inf", "-inf".
+nlohmann::ordered_json json_number(double v) {
+    if (std::isnan(v)) return "nan";
+    if (std::isinf(v)) return v > 0 ? "inf" : "-inf";
+    return v;
+}
+
+nlohmann::ordered_json json_value(const result_value& r) {
+    return std::visit(
+        [](auto v) -> nlohmann::ordered_json {
+            if constexpr (std::is_floating_point_v<decltype(v)>) return json_number(static_cast<double>(v));
+            else return v;
+        },
+        r.value);
+}
+
+void print_json(const run_summary& s) {
+    auto results = nlohmann::ordered_json::array();
+    for (const auto& r : s.results) {
+        nlohmann::ordered_json rec{{"backend", std::string(preduce::name(r.backend))},
+                           {"label", r.label},
+                           {"op", s.op.name},
+                           {"type", s.type_name},
+                           {"n", s.n}};
+        if (!s.op.pred_spec.empty()) rec["pred"] = s.op.pred_spec;
+        if (r.result.index) {
+            const bool none = index_is_none(r.result);
+            rec["result"] = {{"value", none ? nlohmann::ordered_json(nullptr) : json_value(r.result)},
+                             {"index", none ? nlohmann::ordered_json(nullptr) : nlohmann::ordered_json(*r.result.index)}};
+        } else {
+            rec["result"] = json_value(r.result);
+        }
+        rec["time_s"] = r.median_s;
+        const auto g = gbps(s, r);
+        rec["gbps"] = g ? nlohmann::ordered_json(*g) : nlohmann::ordered_json(nullptr);
+        if (const auto x = speedup(s, r)) rec["speedup"] = *x;
+        if (r.error) {
+            rec["exact"] = json_number(s.reference->exact);
+            rec["error"] = json_number(*r.error);
+            rec["error_bound"] = json_number(s.reference->bound);
+        }
+        results.push_back(std::move(rec));
+    }
+    fmt::print("{}\n", nlohmann::ordered_json{{"results", std::move(results)}}.dump(2));
+}
+
+std::string csv_cell(const std::string& v) {
+    if (v.find_first_of(",\"\n") == std::string::npos) return v;
+    std::string out = "\"";
+    for (char c : v) out += c == '"' ? std::string("\"\"") : std::string(1, c);
+    return out + "\"";
+}
+
+void print_csv(const run_summary& s) {
+    fmt::print("backend,label,op,pred,type,n,result,index,time_s,gbps,speedup,error,error_bound\n");
+    for (const auto& r : s.results) {
+        const auto g = gbps(s, r);
+        const auto x = speedup(s, r);
+        const std::vector<std::string> row{
+            std::string(preduce::name(r.backend)),
+            r.label,
+            s.op.name,
+            s.op.pred_spec,
+            s.type_name,
+            fmt::format("{}", s.n),
+            value_text(r.result),
+            index_text(r.result),
+            fmt::format("{}", r.median_s),
+            g ? fmt::format("{}", *g) : "",
+            x ? fmt::format("{}", *x) : "",
+            r.error ? fmt::format("{}", *r.error) : "",
+            r.error ? fmt::format("{}", s.reference->bound) : "",
+        };
+        std::string line;
+        for (std::size_t i = 0; i < row.size(); ++i) line += (i ? "," : "") + csv_cell(row[i]);
+        fmt::print("{}\n", line);
+    }
+}
+
+} // namespace
+
+void print_report(const run_summary& summary, output_format format, const std::string& source, int repeat) {
+    switch (format) {
+    case output_format::table: print_table(summary, source, repeat); break;
+    case output_format::json: print_json(summary); break;
+    case output_format::csv: print_csv(summary); break;
+    }
+}
+
+} // namespace preduce_cli

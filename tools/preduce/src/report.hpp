@@ -1,0 +1,16 @@
+#pragma once
+// The three output formats of a run: an aligned table for people, JSON and CSV for
+// scripts. All write to stdout; nothing but the report goes there.
+#include <string>
+
+#include "measure.hpp"
+
+namespace preduce_cli {
+
+enum class output_format { table, json, csv };
+
+// `source` says where the data came from, e.g. "read from x.npy (npy)"; the table
+// prints it, JSON and CSV leave it out (the caller knows what it passed).
+void print_report(const run_summary& summary, output_format format, const std::string& source, int repeat);
+
+} // namespace preduce_cli
