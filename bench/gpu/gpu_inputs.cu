@@ -1,0 +1,75 @@
+#include "gpu_inputs.cuh"
+
+#include <cuda_runtime_api.h>
+
+#include <cstdint>
+#include <cstdio>
+#include <cstdlib>
+#include <map>
+#include <type_traits>
+#include <typeindex>
+
+namespace preduce::bench_gpu {
+
+namespace {
+constexpr std::size_t min_pool_bytes = std::size_t{1} << 30;  // 1 GiB: ~17 L2s of rotation
+
+__device__ std::uint64_t mix(std::uint64_t x) {
+    x ^= x >> 30; x *= 0xbf58476d1ce4e5b9ull; x ^= x >> 27; x *= 0x94d049bb133111ebull; return x ^ (x >> 31);
+}
+
+// Floats in [-1, 1) \ {0}; integers in [-1000, 1000] \ {0}.
+template <class T>
+__global__ void fill(T* p, std::size_t n, std::uint64_t seed) {
+    for (std::size_t i = blockIdx.x * std::size_t{blockDim.x} + threadIdx.x; i < n; i += std::size_t{gridDim.x} * blockDim.x) {
+        const std::uint64_t r = mix(seed + i);
+        T v;
+        if constexpr (std::is_floating_point_v<T>) v = static_cast<T>((r >> 11) * 0x1.0p-52 - 1.0);
+        else v = static_cast<T>(static_cast<std::int64_t>(r % 2001) - 1000);
+        p[i] = v == T(0) ? T(1) : v;
+    }
+}
+
+struct pool {
+    void* base = nullptr;
+    std::size_t bytes = 0;
+};
+std::map<std::type_index, pool>& pools() {
+    static std::map<std::type_index, pool> m;
+    return m;
+}
+
+void die(cudaError_t e, const char* what) {
+    if (e == cudaSuccess) return;
+    std::fprintf(stderr, "bench_gpu: %s: %s\n", what, cudaGetErrorString(e));
+    std::exit(1);
+}
+} // namespace
+
+template <class T>
+const T* window(std::size_t n, std::size_t iteration) {
+    pool& p = pools()[std::type_index(typeid(T))];
+    const std::size_t need = n * sizeof(T);
+    if (p.bytes < need || p.bytes < min_pool_bytes) {
+        if (p.base != nullptr) die(cudaFree(p.base), "cudaFree");
+        p.bytes = need > min_pool_bytes ? need : min_pool_bytes;
+        die(cudaMalloc(&p.base, p.bytes), "cudaMalloc pool");
+        fill<T><<<1024, 256>>>(static_cast<T*>(p.base), p.bytes / sizeof(T), 0x5eed);
+        die(cudaDeviceSynchronize(), "fill");
+    }
+    const std::size_t stride = (need + 255) / 256 * 256;  // keep every window 256-byte aligned
+    const std::size_t windows = stride == 0 ? 1 : (p.bytes - need) / stride + 1;
+    return reinterpret_cast<const T*>(static_cast<const char*>(p.base) + (iteration % windows) * stride);
+}
+
+void release_pools() {
+    for (auto& [type, p] : pools())
+        if (p.base != nullptr) cudaFree(p.base);
+    pools().clear();
+}
+
+template const float* window<float>(std::size_t, std::size_t);
+template const double* window<double>(std::size_t, std::size_t);
+template const std::int32_t* window<std::int32_t>(std::size_t, std::size_t);
+
+} // namespace preduce::bench_gpu

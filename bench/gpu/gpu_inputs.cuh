@@ -1,0 +1,16 @@
+#pragma once
+// Device inputs for the GPU benchmark: one random pool per element type (never zeros),
+// large enough that rotating the start offset defeats the 60 MB L2 of an H200.
+#include <cstddef>
+
+namespace preduce::bench_gpu {
+
+// Start of n elements of type T inside the pool for iteration `iteration`: consecutive
+// iterations read disjoint windows while the pool allows, so small inputs come from DRAM.
+template <class T>
+const T* window(std::size_t n, std::size_t iteration);
+
+// Releases every pool (between type families, to keep device memory for the next).
+void release_pools();
+
+} // namespace preduce::bench_gpu

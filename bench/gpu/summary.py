@@ -1,0 +1,59 @@
+#!/usr/bin/env python3
+"""Tables from preduce_bench_gpu's JSON (run with --benchmark_repetitions, aggregates):
+ours vs CUB per op/type/size (median event time, GB/s, CUB time / our time), the read
+probe ceiling, and the seed's ladder at 2^24 floats."""
+import json
+import sys
+from collections import defaultdict
+
+
+def load(path):
+    with open(path) as f:
+        data = json.load(f)
+    med = {}
+    for b in data["benchmarks"]:
+        name = b.get("run_name", b["name"])
+        if b.get("run_type") == "aggregate" and b.get("aggregate_name") != "median":
+            continue
+        # time in the unit the row declared; normalise to microseconds
+        scale = {"ns": 1e-3, "us": 1.0, "ms": 1e3, "s": 1e6}[b.get("time_unit", "ns")]
+        med[name] = (b["real_time"] * scale, b.get("bytes_per_second", 0.0) / 1e12)
+    return med
+
+
+def main(path):
+    med = load(path)
+    rows = defaultdict(dict)
+    for name, (us, tbs) in med.items():
+        parts = name.split("/")
+        if parts[0] == "reduce" and parts[1] == "cuda":
+            rows[(parts[2], parts[3])].setdefault(int(parts[4]), {})["ours"] = (us, tbs)
+        elif parts[0] == "anchor" and parts[1] == "cub":
+            rows[(parts[2], parts[3])].setdefault(int(parts[4]), {})["cub"] = (us, tbs)
+    print("\n## preduce cuda vs CUB DeviceReduce (median event time per call, launch included)\n")
+    print("| op | type | n | ours us | ours TB/s | CUB us | CUB TB/s | CUB time / ours |")
+    print("|---|---|---|---|---|---|---|---|")
+    for (op, ty), by_n in sorted(rows.items()):
+        for n in sorted(by_n):
+            r = by_n[n]
+            if "ours" not in r or "cub" not in r:
+                continue
+            (ou, ot), (cu, ct) = r["ours"], r["cub"]
+            print(f"| {op} | {ty} | 2^{n.bit_length() - 1} | {ou:.2f} | {ot:.3f} | {cu:.2f} | {ct:.3f} | {cu / ou:.3f} |")
+    print("\n## anchors (float32)\n")
+    print("| row | n | us | TB/s |")
+    print("|---|---|---|---|")
+    for name, (us, tbs) in sorted(med.items()):
+        if name.startswith("anchor/read_probe") or name.startswith("anchor/thrust"):
+            n = int(name.split("/")[-1])
+            print(f"| {'/'.join(name.split('/')[1:3])} | 2^{n.bit_length() - 1} | {us:.2f} | {tbs:.3f} |")
+    print("\n## the seed's ladder, 2^24 float32\n")
+    print("| rung | time | GB/s |")
+    print("|---|---|---|")
+    for name, (us, tbs) in sorted(med.items()):
+        if name.startswith("ladder/"):
+            print(f"| {'/'.join(name.split('/')[1:3])} | {us / 1e3:.3f} ms | {tbs * 1e3:.1f} |")
+
+
+if __name__ == "__main__":
+    main(sys.argv[1])

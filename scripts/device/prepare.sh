@@ -1,0 +1,27 @@
+#!/usr/bin/env bash
+# Here (no GPU needed): builds the CUDA configuration for sm_90 and stages what the GPU
+# machine runs into build-device/ (executables + the shared libraries it lacks), small
+# enough to travel with the device tool's `carry`. Then, through the device tool:
+#   run(command="scripts/device/run.sh", carry=["build-device"])
+set -euo pipefail
+cd "$(dirname "$0")/../.."
+build=build-gpu
+stage=build-device
+
+cmake -S . -B "$build" -G Ninja -DCMAKE_BUILD_TYPE=Release -DPREDUCE_ENABLE_CUDA=ON \
+  -DCMAKE_CUDA_ARCHITECTURES=90 -DPREDUCE_BUILD_TESTS=ON -DPREDUCE_BUILD_BENCH=ON -DPREDUCE_BUILD_TOOLS=ON >/dev/null
+cmake --build "$build"
+
+rm -rf "$stage"
+mkdir -p "$stage/bin" "$stage/lib"
+for exe in tests/test_cuda tests/cuda/test_cuda_device tests/cuda/test_cuda_managed tests/test_frontend \
+           tests/test_seq bench/gpu/preduce_bench_gpu tools/preduce/preduce; do
+  [ -x "$build/$exe" ] && cp "$build/$exe" "$stage/bin/"
+done
+# Shared libraries the Ubuntu image of the GPU machine does not have: everything ldd
+# resolves except the C runtime and the GCC runtime (the image's are newer).
+for exe in "$stage"/bin/*; do
+  ldd "$exe" | awk '/=> \//{print $3}'
+done | sort -u | grep -vE '/(libc|libm|libdl|librt|libpthread|ld-linux[^/]*|libstdc\+\+|libgcc_s)\.so' |
+  while read -r lib; do cp -L "$lib" "$stage/lib/"; done
+du -sh "$stage"
