@@ -3,7 +3,7 @@
 include(CMakePackageConfigHelpers)
 
 set(PREDUCE_CMAKE_DIR "${CMAKE_INSTALL_LIBDIR}/cmake/preduce")
-set(preduce_targets preduce preduce_headers)
+set(preduce_targets preduce preduce_headers preduce_residence)
 foreach(b IN LISTS PREDUCE_BACKENDS)
   list(APPEND preduce_targets preduce_${b})
   install(DIRECTORY "${PROJECT_SOURCE_DIR}/backends/${b}/include/" DESTINATION "${CMAKE_INSTALL_INCLUDEDIR}")

@@ -9,11 +9,13 @@
 #
 #   preduce_kokkos_fix_include_dirs()
 #       Debian's libtrilinos-kokkos-dev (a TriBITS-generated config) creates Kokkos::kokkos
-#       with INTERFACE_INCLUDE_DIRECTORIES /usr/include, while the headers live in
-#       /usr/include/trilinos. When no include directory reachable from Kokkos::kokkos holds
-#       Kokkos_Core.hpp, point the target at the directory that does, as a SYSTEM directory
-#       (Kokkos 3.4's headers are not -Wall -Wextra -Wshadow clean under C++20). Other
-#       installs (Kokkos' own CMake config, add_subdirectory builds) are left untouched.
+#       with INTERFACE_INCLUDE_DIRECTORIES <prefix>/include, the prefix computed four levels
+#       above its config file (/usr/lib/include on Debian 12), while the headers live in
+#       /usr/include/trilinos (the config's own Kokkos_INCLUDE_DIRS says so). When no include
+#       directory reachable from Kokkos::kokkos holds Kokkos_Core.hpp, point the target at
+#       the directory that does, as a SYSTEM directory (Kokkos 3.4 headers warn under C++20:
+#       deprecated enum arithmetic and volatile). Other installs (Kokkos own CMake config,
+#       add_subdirectory builds) are left untouched.
 
 set(PREDUCE_KOKKOS_MIN_VERSION 3.4)
 
@@ -81,7 +83,7 @@ function(preduce_kokkos_fix_include_dirs)
                     "Kokkos_Core.hpp, and none was found nearby; pass -DKokkos_ROOT=<prefix of a Kokkos install>")
     return()
   endif()
-  # Replace rather than append: the directory Debian names (/usr/include) is useless here.
+  # Replace rather than append: the directory Debian names (/usr/lib/include) holds no Kokkos.
   set_target_properties(Kokkos::kokkos PROPERTIES
     INTERFACE_INCLUDE_DIRECTORIES "${found}"
     INTERFACE_SYSTEM_INCLUDE_DIRECTORIES "${found}")

@@ -1,4 +1,5 @@
 #include "preduce/detail/dispatch.hpp"
+#include "preduce/detail/residence.hpp"
 
 #include <cstdint>
 #include <limits>
@@ -34,21 +35,20 @@ void check_input(const void* data, std::size_t n, std::size_t alignment) {
 }
 
 namespace {
-#if PREDUCE_HAVE_CUDA
-// Host backends would crash reading GPU memory; the CUDA backend needs a GPU.
+// Host backends would crash reading GPU memory; the CUDA backend needs a GPU. The Kokkos
+// backend checks for itself: device memory is valid input to a CUDA-enabled Kokkos.
 void check_residence(backend b, const void* data, std::size_t n) {
     if (b == backend::cuda) {
+#if PREDUCE_HAVE_CUDA
         if (!cuda::device_available())
             throw backend_unavailable("backend 'cuda' is built but cannot run here: " + cuda::unavailable_reason() +
                                       "; run on a machine with an NVIDIA GPU and driver, or pick another backend");
-    } else if (n != 0 && cuda::is_device_only_pointer(data)) {
+#endif
+    } else if (b != backend::kokkos && n != 0 && locate(data) == memory_kind::device) {
         throw invalid_argument("preduce::reduce: data is GPU device memory, which the '" + std::string(name(b)) +
                                "' backend cannot read; use backend::cuda or copy it to the host");
     }
 }
-#else
-void check_residence(backend, const void*, std::size_t) {}
-#endif
 
 template <class R>
 typename R::result_type route(backend b, const typename R::value_type* data, std::size_t n, const R& reducer,

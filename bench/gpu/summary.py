@@ -12,7 +12,7 @@ def load(path):
         data = json.load(f)
     med = {}
     for b in data["benchmarks"]:
-        name = b.get("run_name", b["name"])
+        name = b.get("run_name", b["name"]).replace("/manual_time", "")
         if b.get("run_type") == "aggregate" and b.get("aggregate_name") != "median":
             continue
         # time in the unit the row declared; normalise to microseconds

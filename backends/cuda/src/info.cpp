@@ -1,7 +1,6 @@
 #include "preduce/cuda/info.hpp"
 
 #include <cuda_runtime_api.h>
-#include <dlfcn.h>
 
 namespace preduce::cuda {
 
@@ -36,20 +35,6 @@ std::string device_name() {
         return {};
     }
     return prop.name;
-}
-
-bool is_device_only_pointer(const void* p) noexcept {
-    // Device memory needs the driver; if libcuda is not loaded, p cannot be device memory,
-    // and asking the runtime would start a CUDA context (seconds) for a host backend call.
-    void* driver = dlopen("libcuda.so.1", RTLD_NOW | RTLD_NOLOAD);
-    if (driver == nullptr) return false;
-    dlclose(driver);
-    cudaPointerAttributes attr{};
-    if (cudaPointerGetAttributes(&attr, p) != cudaSuccess) {
-        cudaGetLastError();
-        return false;
-    }
-    return attr.type == cudaMemoryTypeDevice;
 }
 
 } // namespace preduce::cuda

@@ -1,12 +1,11 @@
 #include "preduce/kokkos/runtime.hpp"
 
-#include <dlfcn.h>
-
 #include <Kokkos_Core.hpp>
 
 #include <atomic>
 #include <cstdint>
 #include <cstdlib>
+#include <cstring>
 #include <exception>
 #include <string>
 
@@ -70,44 +69,6 @@ std::unique_lock<std::mutex> acquire() {
         hook_pushed = true;
     }
     return lock;
-}
-
-namespace {
-// The CUDA driver API, looked up in a libcuda that is already loaded (RTLD_NOLOAD): no
-// CUDA headers or link dependency, and no driver start-up cost for host-only processes.
-// Values from cuda.h, stable ABI since CUDA 4.
-using cu_pointer_get_attribute_fn = int (*)(void* data, int attribute, unsigned long long ptr);
-constexpr int cu_success = 0;
-constexpr int cu_pointer_attribute_memory_type = 2;  // CU_POINTER_ATTRIBUTE_MEMORY_TYPE
-constexpr int cu_pointer_attribute_is_managed = 8;   // CU_POINTER_ATTRIBUTE_IS_MANAGED
-constexpr unsigned cu_memorytype_device = 2;         // CU_MEMORYTYPE_DEVICE
-constexpr unsigned cu_memorytype_array = 3;          // CU_MEMORYTYPE_ARRAY
-
-std::atomic<cu_pointer_get_attribute_fn> cached_query{nullptr};
-
-cu_pointer_get_attribute_fn cuda_query() noexcept {
-    if (auto f = cached_query.load(std::memory_order_acquire)) return f;
-    // Not loaded yet: ask again next time (the application may start CUDA later).
-    void* lib = dlopen("libcuda.so.1", RTLD_LAZY | RTLD_NOLOAD);
-    if (lib == nullptr) return nullptr;
-    // The handle is kept: it pins libcuda, so the cached pointer stays valid.
-    auto f = reinterpret_cast<cu_pointer_get_attribute_fn>(dlsym(lib, "cuPointerGetAttribute"));
-    if (f != nullptr) cached_query.store(f, std::memory_order_release);
-    return f;
-}
-} // namespace
-
-memory_kind locate(const void* p) noexcept {
-    const auto query = cuda_query();
-    if (query == nullptr || p == nullptr) return memory_kind::host;
-    const auto address = static_cast<unsigned long long>(reinterpret_cast<std::uintptr_t>(p));
-    unsigned managed = 0;
-    if (query(&managed, cu_pointer_attribute_is_managed, address) == cu_success && managed != 0)
-        return memory_kind::managed;
-    unsigned type = 0;
-    // Unknown to CUDA (ordinary malloc memory) returns an error: host.
-    if (query(&type, cu_pointer_attribute_memory_type, address) != cu_success) return memory_kind::host;
-    return type == cu_memorytype_device || type == cu_memorytype_array ? memory_kind::device : memory_kind::host;
 }
 
 } // namespace preduce::kokkos

@@ -65,13 +65,12 @@ std::optional<preduce::detail::exact_sum> exact_reference(const std::vector<T>& 
         preduce::detail::exact_sum exact;
         double sum_abs = 0;
         for (T x : data) {
-            exact.add(static_cast<double>(x));
+            exact.add(x);
             sum_abs += std::fabs(static_cast<double>(x));
         }
-        // wide_sum of float accumulates in double, so its unit roundoff is double's.
-        using acc = std::conditional_t<std::is_same_v<T, float>, float, double>;
-        const double u = op.kind == op_kind::wide_sum ? std::numeric_limits<double>::epsilon() / 2
-                                                      : std::numeric_limits<acc>::epsilon() / 2;
+        // Only sum over float accumulates in float; wide_sum of float accumulates in double.
+        const bool in_float = std::is_same_v<T, float> && op.kind == op_kind::sum;
+        const double u = in_float ? std::numeric_limits<float>::epsilon() / 2 : std::numeric_limits<double>::epsilon() / 2;
         const double n = static_cast<double>(data.size());
         summary.reference = sum_reference{static_cast<double>(exact.value()), sum_abs, n > 1 ? (n - 1) * u * sum_abs : 0.0};
         return exact;

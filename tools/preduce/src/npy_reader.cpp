@@ -144,7 +144,7 @@ const npy_dtype& lookup_dtype(const std::string& descr, const std::string& name)
                                   "a.astype(a.dtype.newbyteorder('<'))");
             throw input_error(name + ": dtype " + shown + " has no byte order; only 1-byte types may use '|'");
         }
-        if (code == "O" || code.starts_with("O"))
+        if (code.starts_with('O'))  // "O", and "O8" in old files
             throw input_error(name + ": object arrays (dtype " + shown + ") hold Python objects, not numbers");
     }
     throw input_error(name + ": unsupported dtype " + shown +

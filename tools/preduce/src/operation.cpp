@@ -2,6 +2,7 @@
 
 #include <array>
 #include <utility>
+#include <vector>
 
 namespace preduce_cli {
 namespace {
@@ -71,12 +72,6 @@ predicate_text parse_predicate(const std::string& text) {
 }
 
 } // namespace
-
-std::vector<std::string> op_names() {
-    std::vector<std::string> names;
-    for (const auto& o : ops) names.emplace_back(o.first);
-    return names;
-}
 
 operation parse_operation(const std::string& op, const std::optional<std::string>& pred) {
     operation out;

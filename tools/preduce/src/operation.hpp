@@ -4,7 +4,6 @@
 #include <optional>
 #include <string>
 #include <string_view>
-#include <vector>
 
 #include <preduce/preduce.hpp>
 
@@ -30,8 +29,6 @@ struct operation {
     bool is_sum() const { return kind == op_kind::sum || kind == op_kind::wide_sum; }
     bool is_arg() const { return kind == op_kind::argmin || kind == op_kind::argmax; }
 };
-
-std::vector<std::string> op_names();
 
 // Throws usage_error for an unknown op, a missing/extra/malformed --pred.
 operation parse_operation(const std::string& op, const std::optional<std::string>& pred);

@@ -8,6 +8,7 @@
 #include <array>
 #include <atomic>
 #include <cstddef>
+#include <cstdlib>
 
 #include "preduce/cuda/check.hpp"
 #include "preduce/cuda/kernels.cuh"
@@ -34,7 +35,10 @@ int wave_blocks() {
         check(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, device), "cudaDeviceGetAttribute");
         check(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, reduce_partials<BlockThreads, R>, BlockThreads, 0),
               "cudaOccupancyMaxActiveBlocksPerMultiprocessor");
-        blocks = sms * std::max(1, std::min(per_sm, tuning::blocks_per_sm));
+        // PREDUCE_CUDA_BLOCKS_PER_SM overrides the tuning constant for tuning sweeps only.
+        int wanted = tuning::blocks_per_sm;
+        if (const char* env = std::getenv("PREDUCE_CUDA_BLOCKS_PER_SM")) wanted = std::max(1, std::atoi(env));
+        blocks = sms * std::max(1, std::min(per_sm, wanted));
         slot.store(blocks, std::memory_order_relaxed);
     }
     return blocks;

@@ -10,6 +10,7 @@
 
 #include "preduce/cuda/dispatch.cuh"
 #include "preduce/cuda/memory.hpp"
+#include "preduce/cuda/parallel_copy.hpp"
 #include "preduce/cuda/tuning.hpp"
 
 namespace preduce::cuda::detail {
@@ -81,7 +82,7 @@ void enqueue_reduce_from_host(const R& r, const typename R::value_type* data, st
         const std::size_t begin = k * chunk_elements;
         const std::size_t len = n - begin < chunk_elements ? n - begin : chunk_elements;
         if (k >= 2) check(cudaEventSynchronize(st.copied[b].get()), "cudaEventSynchronize");
-        std::memcpy(st.chunk[b].as<T>(), data + begin, len * sizeof(T));
+        copy_pool::instance().copy(st.chunk[b].as<T>(), data + begin, len * sizeof(T));
         check(cudaMemcpyAsync(staged[b].as<T>(), st.chunk[b].as<T>(), len * sizeof(T), cudaMemcpyHostToDevice, s),
               "cudaMemcpyAsync (staging)");
         check(cudaEventRecord(st.copied[b].get(), s), "cudaEventRecord");

@@ -13,9 +13,4 @@ std::string unavailable_reason();
 // Name of the current device, e.g. "NVIDIA H200"; empty without one.
 std::string device_name();
 
-// True when p is memory only a GPU can read (cudaMalloc'd), so a host backend must refuse
-// it. Costs nothing when this process has not loaded the CUDA driver, since then no such
-// memory can exist.
-bool is_device_only_pointer(const void* p) noexcept;
-
 } // namespace preduce::cuda

@@ -18,7 +18,7 @@ inline constexpr int vectors_per_thread = 4;
 // Resident blocks per SM the grid is sized for (the occupancy calculator may lower it):
 // the grid stays at one wave, so every partial is written once and the partial count
 // (the finalize kernel's input) stays near 1000 whatever n is.
-inline constexpr int blocks_per_sm = 4;
+inline constexpr int blocks_per_sm = 8;
 
 // Up to this many elements, one block reduces everything and writes the result in a
 // single launch (the second launch of the two-pass path costs more than it saves).

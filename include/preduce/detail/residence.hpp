@@ -1,0 +1,20 @@
+#pragma once
+// Where a pointer lives, without linking CUDA: host backends refuse device memory
+// with an exception instead of crashing on it, in every build of preduce.
+
+namespace preduce::detail {
+
+// Where an address lives, as far as this process can tell.
+enum class memory_kind {
+    host,     // ordinary or pinned host memory (or no GPU runtime is loaded at all)
+    managed,  // CUDA managed memory: reachable from host and device
+    device,   // CUDA device memory: the host cannot read it
+};
+
+// Asks the CUDA driver (libcuda, when this process has loaded it: a CUDA-enabled Kokkos,
+// the cuda backend, the application) about p; host when no driver is loaded, since then
+// no device memory can exist. Works in any build (with or without the cuda backend), needs
+// no CUDA headers, and costs ~0.06 us without a driver, ~0.5 us with one (H200).
+memory_kind locate(const void* p) noexcept;
+
+} // namespace preduce::detail

@@ -1,0 +1,67 @@
+#include "preduce/detail/residence.hpp"
+
+#include <dlfcn.h>
+#include <link.h>
+
+#include <atomic>
+#include <cstdint>
+#include <cstring>
+
+namespace preduce::detail {
+
+namespace {
+// The CUDA driver API, looked up in a libcuda that is already loaded: no CUDA headers or
+// link dependency, and no driver start-up cost for host-only processes.
+// Values from cuda.h, stable ABI since CUDA 4.
+using cu_pointer_get_attribute_fn = int (*)(void* data, int attribute, unsigned long long ptr);
+constexpr int cu_success = 0;
+constexpr int cu_pointer_attribute_memory_type = 2;  // CU_POINTER_ATTRIBUTE_MEMORY_TYPE
+constexpr int cu_pointer_attribute_is_managed = 8;   // CU_POINTER_ATTRIBUTE_IS_MANAGED
+constexpr unsigned cu_memorytype_device = 2;         // CU_MEMORYTYPE_DEVICE
+constexpr unsigned cu_memorytype_array = 3;          // CU_MEMORYTYPE_ARRAY
+
+std::atomic<cu_pointer_get_attribute_fn> cached_query{nullptr};
+
+// Path of the loaded libcuda.so*, if any. dl_iterate_phdr walks the in-memory list of
+// loaded objects (well under a microsecond); dlopen(RTLD_NOLOAD) of a library that is not
+// loaded searches the file system first (~17 us here), too slow to repeat on every call.
+int find_libcuda(dl_phdr_info* info, std::size_t, void* out) {
+    const char* path = info->dlpi_name;
+    if (path == nullptr) return 0;
+    const char* slash = std::strrchr(path, '/');
+    const char* base = slash != nullptr ? slash + 1 : path;
+    if (std::strncmp(base, "libcuda.so", 10) != 0) return 0;
+    *static_cast<const char**>(out) = path;
+    return 1;
+}
+
+cu_pointer_get_attribute_fn cuda_query() noexcept {
+    if (auto f = cached_query.load(std::memory_order_acquire)) return f;
+    // Not loaded yet: look again next time (the application may start CUDA later).
+    const char* path = nullptr;
+    dl_iterate_phdr(find_libcuda, &path);
+    if (path == nullptr) return nullptr;
+    void* lib = dlopen(path, RTLD_LAZY | RTLD_NOLOAD);
+    if (lib == nullptr) return nullptr;
+    // The handle is kept: it pins libcuda, so the cached pointer stays valid.
+    auto f = reinterpret_cast<cu_pointer_get_attribute_fn>(dlsym(lib, "cuPointerGetAttribute"));
+    if (f != nullptr) cached_query.store(f, std::memory_order_release);
+    return f;
+}
+} // namespace
+
+memory_kind locate(const void* p) noexcept {
+    const auto query = cuda_query();
+    if (query == nullptr || p == nullptr) return memory_kind::host;
+    const auto address = static_cast<unsigned long long>(reinterpret_cast<std::uintptr_t>(p));
+    unsigned type = 0;
+    // Memory CUDA does not know (ordinary malloc memory) is an error: host, after one query.
+    if (query(&type, cu_pointer_attribute_memory_type, address) != cu_success) return memory_kind::host;
+    if (type != cu_memorytype_device && type != cu_memorytype_array) return memory_kind::host;  // pinned host
+    unsigned managed = 0;
+    if (query(&managed, cu_pointer_attribute_is_managed, address) == cu_success && managed != 0)
+        return memory_kind::managed;
+    return memory_kind::device;
+}
+
+} // namespace preduce::detail
