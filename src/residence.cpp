@@ -13,14 +13,17 @@ namespace {
 // The CUDA driver API, looked up in a libcuda that is already loaded: no CUDA headers or
 // link dependency, and no driver start-up cost for host-only processes.
 // Values from cuda.h, stable ABI since CUDA 4.
-using cu_pointer_get_attribute_fn = int (*)(void* data, int attribute, unsigned long long ptr);
+// cuPointerGetAttributes (plural): for memory CUDA does not know it succeeds and reports
+// memory type 0, where the singular form fails with CUDA_ERROR_INVALID_VALUE, an API
+// error that compute-sanitizer and CUDA error tracers report on every host-backend call.
+using cu_pointer_get_attributes_fn = int (*)(unsigned count, int* attributes, void** data, unsigned long long ptr);
 constexpr int cu_success = 0;
 constexpr int cu_pointer_attribute_memory_type = 2;  // CU_POINTER_ATTRIBUTE_MEMORY_TYPE
 constexpr int cu_pointer_attribute_is_managed = 8;   // CU_POINTER_ATTRIBUTE_IS_MANAGED
 constexpr unsigned cu_memorytype_device = 2;         // CU_MEMORYTYPE_DEVICE
 constexpr unsigned cu_memorytype_array = 3;          // CU_MEMORYTYPE_ARRAY
 
-std::atomic<cu_pointer_get_attribute_fn> cached_query{nullptr};
+std::atomic<cu_pointer_get_attributes_fn> cached_query{nullptr};
 
 // Path of the loaded libcuda.so*, if any. dl_iterate_phdr walks the in-memory list of
 // loaded objects (well under a microsecond); dlopen(RTLD_NOLOAD) of a library that is not
@@ -35,7 +38,7 @@ int find_libcuda(dl_phdr_info* info, std::size_t, void* out) {
     return 1;
 }
 
-cu_pointer_get_attribute_fn cuda_query() noexcept {
+cu_pointer_get_attributes_fn cuda_query() noexcept {
     if (auto f = cached_query.load(std::memory_order_acquire)) return f;
     // Not loaded yet: look again next time (the application may start CUDA later).
     const char* path = nullptr;
@@ -44,7 +47,7 @@ cu_pointer_get_attribute_fn cuda_query() noexcept {
     void* lib = dlopen(path, RTLD_LAZY | RTLD_NOLOAD);
     if (lib == nullptr) return nullptr;
     // The handle is kept: it pins libcuda, so the cached pointer stays valid.
-    auto f = reinterpret_cast<cu_pointer_get_attribute_fn>(dlsym(lib, "cuPointerGetAttribute"));
+    auto f = reinterpret_cast<cu_pointer_get_attributes_fn>(dlsym(lib, "cuPointerGetAttributes"));
     if (f != nullptr) cached_query.store(f, std::memory_order_release);
     return f;
 }
@@ -55,12 +58,12 @@ memory_kind locate(const void* p) noexcept {
     if (query == nullptr || p == nullptr) return memory_kind::host;
     const auto address = static_cast<unsigned long long>(reinterpret_cast<std::uintptr_t>(p));
     unsigned type = 0;
-    // Memory CUDA does not know (ordinary malloc memory) is an error: host, after one query.
-    if (query(&type, cu_pointer_attribute_memory_type, address) != cu_success) return memory_kind::host;
-    if (type != cu_memorytype_device && type != cu_memorytype_array) return memory_kind::host;  // pinned host
     unsigned managed = 0;
-    if (query(&managed, cu_pointer_attribute_is_managed, address) == cu_success && managed != 0)
-        return memory_kind::managed;
+    int attributes[2] = {cu_pointer_attribute_memory_type, cu_pointer_attribute_is_managed};
+    void* values[2] = {&type, &managed};
+    if (query(2, attributes, values, address) != cu_success) return memory_kind::host;
+    if (type != cu_memorytype_device && type != cu_memorytype_array) return memory_kind::host;  // pinned or unknown
+    if (managed != 0) return memory_kind::managed;
     return memory_kind::device;
 }
 

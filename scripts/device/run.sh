@@ -32,7 +32,7 @@ if [ "$mode" = all ] || [ "$mode" = sanitize ]; then
     [ "$tool" = memcheck ] && targets="test_cuda_device test_cuda"
     for t in $targets; do
       log="$out/sanitize_${tool}_$t.log"
-      timeout "${SANITIZE_TIMEOUT:-110}" compute-sanitizer --tool "$tool" --error-exitcode 99 --print-limit 20 \
+      timeout "${SANITIZE_TIMEOUT:-110}" compute-sanitizer --tool "$tool" --error-exitcode 99 --print-limit 200 \
         "$stage/bin/$t" "$filter" >"$log" 2>&1
       rc=$?
       summary+=("$tool $t: rc=$rc, $(grep -E 'ERROR SUMMARY|RACECHECK SUMMARY' "$log" | tail -n 1)")

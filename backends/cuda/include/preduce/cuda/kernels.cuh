@@ -3,11 +3,28 @@
 // a single block, the finished result); reduce_finalize folds those accumulators in a
 // single block. No atomics: the same GPU, grid and input give the same bits every run.
 #include <cstddef>
+#include <cstring>
 
 #include "preduce/cuda/block_reduce.cuh"
 #include "preduce/cuda/tile_reduce.cuh"
 
 namespace preduce::cuda::detail {
+
+// Stores every byte of v, padding included (arg_result<int32> has 4 bytes of it): a plain
+// assignment stores only the members, and the host's copy of the result would then read
+// bytes no one wrote (compute-sanitizer initcheck reports exactly that).
+template <class V>
+__device__ __forceinline__ void store_whole(V* out, const V& v) {
+    if constexpr (sizeof(V) % 4 == 0 && alignof(V) >= 4) {
+        unsigned w[sizeof(V) / 4] = {};
+        memcpy(w, &v, sizeof(V));
+        unsigned* o = reinterpret_cast<unsigned*>(out);
+#pragma unroll
+        for (unsigned i = 0; i < sizeof(V) / 4; ++i) o[i] = w[i];
+    } else {
+        *out = v;
+    }
+}
 
 template <int BlockThreads, class R>
 __global__ void __launch_bounds__(BlockThreads)
@@ -17,8 +34,8 @@ __global__ void __launch_bounds__(BlockThreads)
     auto acc = thread_fold<BlockThreads>(r, data, n, base, R::identity());
     acc = block_reduce<BlockThreads, R>(acc);
     if (threadIdx.x == 0) {
-        if (result != nullptr) *result = r.finish(acc);  // single-block launch: done
-        else partials[blockIdx.x] = acc;
+        if (result != nullptr) store_whole(result, r.finish(acc));  // single-block launch: done
+        else store_whole(partials + blockIdx.x, acc);
     }
 }
 
@@ -30,7 +47,7 @@ __global__ void __launch_bounds__(BlockThreads)
     auto acc = R::identity();
     for (std::size_t i = threadIdx.x; i < count; i += BlockThreads) acc = R::combine(acc, partials[i]);
     acc = block_reduce<BlockThreads, R>(acc);
-    if (threadIdx.x == 0) *result = r.finish(acc);
+    if (threadIdx.x == 0) store_whole(result, r.finish(acc));
 }
 
 } // namespace preduce::cuda::detail

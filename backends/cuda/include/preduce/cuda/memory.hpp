@@ -19,11 +19,17 @@ namespace preduce::cuda::detail {
 // made each reduction pay a real cudaMalloc (~50 us measured on the H200); changing the
 // default pool's threshold would change the application's allocator, so we keep our own.
 inline cudaMemPool_t workspace_pool(int device) {
+    thread_local int cached_device = -1;  // the common case, without the lock
+    thread_local cudaMemPool_t cached_pool{};
+    if (device == cached_device) return cached_pool;
     static std::mutex m;
     static std::unordered_map<int, cudaMemPool_t> pools;
     const std::lock_guard<std::mutex> lock(m);
     auto it = pools.find(device);
-    if (it != pools.end()) return it->second;
+    if (it != pools.end()) {
+        cached_device = device;
+        return cached_pool = it->second;
+    }
     cudaMemPoolProps props{};
     props.allocType = cudaMemAllocationTypePinned;
     props.location.type = cudaMemLocationTypeDevice;
@@ -33,7 +39,8 @@ inline cudaMemPool_t workspace_pool(int device) {
     std::uint64_t keep = std::numeric_limits<std::uint64_t>::max();
     check(cudaMemPoolSetAttribute(pool, cudaMemPoolAttrReleaseThreshold, &keep), "cudaMemPoolSetAttribute");
     pools.emplace(device, pool);
-    return pool;
+    cached_device = device;
+    return cached_pool = pool;
 }
 
 // Stream-ordered device allocation from workspace_pool: cheap once the pool holds the
