@@ -34,12 +34,12 @@ void check(cudaError_t e, const char* what) {
     }
 }
 
-// Times `enqueue(data)` with CUDA events on stream 0 of this benchmark, one call per iteration.
+// Times `enqueue(data)` with CUDA events, one call per iteration.
 template <class T>
 void time_device(benchmark::State& state, std::size_t n, const std::function<void(const T*, cudaStream_t)>& enqueue) {
-    cudaStream_t s;
+    // The per-thread default stream: the stream the front end uses, for every row alike.
+    cudaStream_t s = cudaStreamPerThread;
     cudaEvent_t start, stop;
-    check(cudaStreamCreateWithFlags(&s, cudaStreamNonBlocking), "stream");
     check(cudaEventCreate(&start), "event");
     check(cudaEventCreate(&stop), "event");
     std::size_t it = 0;
@@ -59,7 +59,6 @@ void time_device(benchmark::State& state, std::size_t n, const std::function<voi
     state.counters["n"] = static_cast<double>(n);
     cudaEventDestroy(start);
     cudaEventDestroy(stop);
-    cudaStreamDestroy(s);
 }
 
 // Read-only probe: 16-byte loads of every byte, xor-folded so nothing is optimised away.
@@ -81,14 +80,26 @@ struct device_out {
     U* as() const { return static_cast<U*>(p); }
 };
 
+// reduce/cuda: preduce's own workspace (what the front end does);
+// reduce/cuda_ws: caller-held workspace, the way CUB is timed below.
 template <class T, class R>
 void register_ours(const std::string& op, std::size_t n, R reducer) {
-    const std::string name = "reduce/cuda/" + op + "/" + preduce::detail::type_name<T>() + "/" + std::to_string(n);
-    benchmark::RegisterBenchmark(name.c_str(), [=](benchmark::State& st) {
+    const std::string tail = "/" + op + "/" + preduce::detail::type_name<T>() + "/" + std::to_string(n);
+    benchmark::RegisterBenchmark(("reduce/cuda" + tail).c_str(), [=](benchmark::State& st) {
         device_out<T> out;
         time_device<T>(st, n, [&](const T* p, cudaStream_t s) {
             preduce::cuda::reduce_async(p, n, reducer, out.template as<typename R::result_type>(), s);
         });
+    })->UseManualTime()->Unit(benchmark::kMicrosecond);
+    benchmark::RegisterBenchmark(("reduce/cuda_ws" + tail).c_str(), [=](benchmark::State& st) {
+        device_out<T> out;
+        const std::size_t bytes = preduce::cuda::workspace_bytes<R>(n);
+        void* ws = nullptr;
+        check(cudaMalloc(&ws, bytes + 1), "workspace");
+        time_device<T>(st, n, [&](const T* p, cudaStream_t s) {
+            preduce::cuda::reduce_async(p, n, reducer, out.template as<typename R::result_type>(), ws, bytes, s);
+        });
+        cudaFree(ws);
     })->UseManualTime()->Unit(benchmark::kMicrosecond);
 }
 

@@ -28,18 +28,23 @@ def main(path):
         parts = name.split("/")
         if parts[0] == "reduce" and parts[1] == "cuda":
             rows[(parts[2], parts[3])].setdefault(int(parts[4]), {})["ours"] = (us, tbs)
+        elif parts[0] == "reduce" and parts[1] == "cuda_ws":
+            rows[(parts[2], parts[3])].setdefault(int(parts[4]), {})["ws"] = (us, tbs)
         elif parts[0] == "anchor" and parts[1] == "cub":
             rows[(parts[2], parts[3])].setdefault(int(parts[4]), {})["cub"] = (us, tbs)
     print("\n## preduce cuda vs CUB DeviceReduce (median event time per call, launch included)\n")
-    print("| op | type | n | ours us | ours TB/s | CUB us | CUB TB/s | CUB time / ours |")
-    print("|---|---|---|---|---|---|---|---|")
+    print("ours: preduce's own workspace (the front end's path); ours_ws: caller-held workspace, as CUB is timed\n")
+    print("| op | type | n | ours us | ours TB/s | ours_ws us | CUB us | CUB TB/s | CUB / ours | CUB / ours_ws |")
+    print("|---|---|---|---|---|---|---|---|---|---|")
     for (op, ty), by_n in sorted(rows.items()):
         for n in sorted(by_n):
             r = by_n[n]
             if "ours" not in r or "cub" not in r:
                 continue
             (ou, ot), (cu, ct) = r["ours"], r["cub"]
-            print(f"| {op} | {ty} | 2^{n.bit_length() - 1} | {ou:.2f} | {ot:.3f} | {cu:.2f} | {ct:.3f} | {cu / ou:.3f} |")
+            wu = r.get("ws", (float("nan"), 0.0))[0]
+            print(f"| {op} | {ty} | 2^{n.bit_length() - 1} | {ou:.2f} | {ot:.3f} | {wu:.2f} | {cu:.2f} | {ct:.3f} "
+                  f"| {cu / ou:.3f} | {cu / wu:.3f} |")
     print("\n## anchors (float32)\n")
     print("| row | n | us | TB/s |")
     print("|---|---|---|---|")

@@ -2,6 +2,7 @@
 // The built-in operations as reducers: identity, lift (element -> accumulator),
 // combine (associative; commutative for every built-in) and finish (accumulator ->
 // result). Backends only ever call these four, which is what keeps them in agreement.
+#include <bit>
 #include <cstddef>
 #include <cstdint>
 #include <limits>
@@ -93,29 +94,52 @@ PREDUCE_HD constexpr T max_identity() noexcept {
     else return std::numeric_limits<T>::lowest();
 }
 
-// NaN wins (NumPy's rule); otherwise the ordered_less winner. Every NaN is reported as
-// the canonical quiet NaN by finish(), so the result bits do not depend on which NaN
-// the tree met first.
+// NaN wins (NumPy's rule); otherwise the ordered_less winner. Integers compare as they
+// are. Floats are first mapped to an unsigned key whose integer order is ordered_less
+// (-0.0 below +0.0), with every NaN mapped to the key that wins (all ones for max, zero
+// for min): combine is then one integer max/min, which OpenMP's clause, Kokkos' reducer
+// and the GPU's IMNMX do natively, with no NaN branches. finish() maps back and reports
+// any NaN as the canonical quiet NaN, so the result bits do not depend on the tree.
 template <class T, bool Max>
 struct extremum_reducer {
     using value_type = T;
     using accumulator_type = T;
     using result_type = T;
-    static constexpr combine_kind kind =
-        std::is_floating_point_v<T> ? combine_kind::custom : (Max ? combine_kind::max : combine_kind::min);
+    static constexpr combine_kind kind = Max ? combine_kind::max : combine_kind::min;
     PREDUCE_HD static constexpr T identity() noexcept { return Max ? max_identity<T>() : min_identity<T>(); }
     PREDUCE_HD constexpr T lift(T x, std::size_t) const noexcept { return x; }
-    PREDUCE_HD static T combine(T a, T b) noexcept {
-        if constexpr (std::is_floating_point_v<T>) {
-            if (is_nan(a)) return a;
-            if (is_nan(b)) return b;
-        }
-        if constexpr (Max) return ordered_less(a, b) ? b : a;
-        else return ordered_less(b, a) ? b : a;
+    PREDUCE_HD static constexpr T combine(T a, T b) noexcept {
+        if constexpr (Max) return a < b ? b : a;
+        else return b < a ? b : a;
     }
-    PREDUCE_HD T finish(T a) const noexcept {
-        if (is_nan(a)) return std::numeric_limits<T>::quiet_NaN();
-        return a;
+    PREDUCE_HD constexpr T finish(T a) const noexcept { return a; }
+};
+
+template <class T, bool Max>
+    requires std::is_floating_point_v<T>
+struct extremum_reducer<T, Max> {
+    using value_type = T;
+    using accumulator_type = std::conditional_t<sizeof(T) == 4, std::uint32_t, std::uint64_t>;
+    using result_type = T;
+    using K = accumulator_type;
+    static constexpr combine_kind kind = Max ? combine_kind::max : combine_kind::min;
+    static constexpr K sign = K(1) << (8 * sizeof(K) - 1);
+    static constexpr K nan_key = Max ? ~K(0) : K(0);
+
+    PREDUCE_HD static constexpr K key(T x) noexcept {
+        const K bits = std::bit_cast<K>(x);
+        return (bits & sign) ? ~bits : (bits | sign);
+    }
+    PREDUCE_HD static constexpr T value(K k) noexcept { return std::bit_cast<T>((k & sign) ? (k & ~sign) : ~k); }
+
+    PREDUCE_HD static constexpr K identity() noexcept { return key(Max ? max_identity<T>() : min_identity<T>()); }
+    PREDUCE_HD constexpr K lift(T x, std::size_t) const noexcept { return is_nan(x) ? nan_key : key(x); }
+    PREDUCE_HD static constexpr K combine(K a, K b) noexcept {
+        if constexpr (Max) return a < b ? b : a;
+        else return b < a ? b : a;
+    }
+    PREDUCE_HD constexpr T finish(K k) const noexcept {
+        return k == nan_key ? std::numeric_limits<T>::quiet_NaN() : value(k);
     }
 };
 

@@ -69,6 +69,22 @@ void reduce_async(const typename R::value_type* data, std::size_t n, const R& re
     detail::enqueue_reduce(reducer, data, n, d_result, stream);
 }
 
+// Device workspace bytes reduce_async(..., workspace, bytes, stream) needs for n elements
+// (0 for inputs a single block reduces), for callers that keep their own scratch memory.
+template <class R>
+std::size_t workspace_bytes(std::size_t n) {
+    return detail::workspace_bytes<R>(n);
+}
+
+// As above with the caller's device workspace of at least workspace_bytes<R>(n) bytes: no
+// allocation at all, and the workspace may be reused once the stream has passed this call.
+template <class R>
+void reduce_async(const typename R::value_type* data, std::size_t n, const R& reducer,
+                  typename R::result_type* d_result, void* workspace, std::size_t workspace_size,
+                  cudaStream_t stream) {
+    detail::enqueue_reduce(reducer, data, n, d_result, stream, workspace, workspace_size);
+}
+
 template <class R>
 typename R::result_type reduce(const typename R::value_type* data, std::size_t n, const R& reducer,
                                const options& = {}) {
