@@ -6,6 +6,11 @@ struct options {
     // Worker threads for host backends that take a count (openmp). 0: the backend's
     // default, i.e. OMP_NUM_THREADS or the number of cores.
     int threads = 0;
+
+    // cuda: the cudaStream_t to run on; nullptr is the calling thread's default stream.
+    // reduce() still returns the result, synchronizing that stream only. (void* keeps this
+    // header free of CUDA; for results left on the GPU see preduce::cuda::reduce_async.)
+    void* stream = nullptr;
 };
 
 } // namespace preduce

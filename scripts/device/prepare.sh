@@ -14,7 +14,7 @@ cmake --build "$build"
 
 rm -rf "$stage"
 mkdir -p "$stage/bin" "$stage/lib"
-for exe in tests/test_cuda tests/cuda/test_cuda_device tests/cuda/test_cuda_managed tests/cuda/test_cuda_huge tests/test_frontend \
+for exe in tests/test_cuda tests/cuda/test_cuda_device tests/cuda/test_cuda_managed tests/cuda/test_cuda_only tests/cuda/test_cuda_async tests/test_frontend \
            tests/test_seq bench/gpu/preduce_bench_gpu tools/preduce/preduce; do
   [ -x "$build/$exe" ] && cp "$build/$exe" "$stage/bin/"
 done

@@ -16,7 +16,7 @@ nvidia-smi --query-gpu=name,driver_version,memory.total,clocks.sm,clocks.mem --f
 cat "$out/gpu.txt"
 
 if [ "$mode" = all ] || [ "$mode" = tests ]; then
-  for t in test_frontend test_cuda test_cuda_device test_cuda_managed test_cuda_huge; do
+  for t in test_frontend test_cuda test_cuda_device test_cuda_managed test_cuda_only test_cuda_async; do
     "$stage/bin/$t" >"$out/$t.log" 2>&1
     rc=$?
     summary+=("test $t: rc=$rc, $(tail -n 2 "$out/$t.log" | tr '\n' ' ')")

@@ -87,9 +87,9 @@ void reduce_async(const typename R::value_type* data, std::size_t n, const R& re
 
 template <class R>
 typename R::result_type reduce(const typename R::value_type* data, std::size_t n, const R& reducer,
-                               const options& = {}) {
+                               const options& opts = {}) {
     using Result = typename R::result_type;
-    cudaStream_t stream = cudaStreamPerThread;
+    cudaStream_t stream = opts.stream != nullptr ? static_cast<cudaStream_t>(opts.stream) : cudaStreamPerThread;
     const detail::device_scope scope(n == 0 ? static_cast<const void*>(&reducer) : data);
     detail::device_buffer d_result(sizeof(Result), stream);
     if (scope.where == detail::residence::device || n == 0)
