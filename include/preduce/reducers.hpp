@@ -126,9 +126,12 @@ struct extremum_reducer<T, Max> {
     static constexpr K sign = K(1) << (8 * sizeof(K) - 1);
     static constexpr K nan_key = Max ? ~K(0) : K(0);
 
+    // Branch-free: a branch on the sign mispredicts half the time on mixed-sign data.
+    // Negative: all bits flipped; positive: sign bit set. Same key as before.
     PREDUCE_HD static constexpr K key(T x) noexcept {
         const K bits = std::bit_cast<K>(x);
-        return (bits & sign) ? ~bits : (bits | sign);
+        const K neg = static_cast<K>(static_cast<std::make_signed_t<K>>(bits) >> (8 * sizeof(K) - 1));
+        return bits ^ (neg | sign);
     }
     PREDUCE_HD static constexpr T value(K k) noexcept { return std::bit_cast<T>((k & sign) ? (k & ~sign) : ~k); }
 

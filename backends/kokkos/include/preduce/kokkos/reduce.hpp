@@ -21,6 +21,7 @@
 #include <type_traits>
 
 #include "preduce/errors.hpp"
+#include "preduce/detail/lane_fold.hpp"
 #include "preduce/kokkos/detail/fold.hpp"
 #include "preduce/kokkos/detail/reducer.hpp"
 #include "preduce/kokkos/runtime.hpp"
@@ -58,10 +59,11 @@ struct chunk_functor {
     R reducer;
     std::size_t n;
     std::size_t chunk;
-    KOKKOS_INLINE_FUNCTION void operator()(std::int64_t c, typename R::accumulator_type& acc) const {
+    // Host execution spaces only (see run()), so a host function: lane_fold is host code.
+    void operator()(std::int64_t c, typename R::accumulator_type& acc) const {
         const std::size_t begin = static_cast<std::size_t>(c) * chunk;
         const std::size_t end = n - begin > chunk ? begin + chunk : n;
-        acc = R::combine(acc, contiguous_fold(reducer, data.data(), begin, end));
+        acc = R::combine(acc, ::preduce::detail::lane_fold(reducer, data.data(), begin, end));
     }
 };
 

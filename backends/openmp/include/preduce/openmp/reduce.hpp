@@ -42,25 +42,29 @@ typename R::result_type reduce(const typename R::value_type* data, std::size_t n
         return detail::lane_fold(reducer, data, begin, end);
     };
 
+    // Too small to share: no parallel region at all (even an inactive one costs more
+    // than folding a few thousand elements).
+    if (!parallel) return reducer.finish(detail::lane_fold(reducer, data, 0, n));
+
     A acc = R::identity();
     // reduction(+) starts private copies at +0.0, which would turn a float sum of -0.0
     // into +0.0; floats therefore take the declared reduction with R::identity().
     if constexpr (R::kind == combine_kind::plus && std::is_integral_v<A>) {
-#pragma omp parallel for schedule(static) num_threads(threads) if (parallel) reduction(+ : acc)
+#pragma omp parallel for schedule(static) num_threads(threads) reduction(+ : acc)
         for (std::int64_t c = 0; c < chunks; ++c) acc += chunk(c);
     } else if constexpr (R::kind == combine_kind::times) {
-#pragma omp parallel for schedule(static) num_threads(threads) if (parallel) reduction(* : acc)
+#pragma omp parallel for schedule(static) num_threads(threads) reduction(* : acc)
         for (std::int64_t c = 0; c < chunks; ++c) acc *= chunk(c);
     } else if constexpr (R::kind == combine_kind::min) {
-#pragma omp parallel for schedule(static) num_threads(threads) if (parallel) reduction(min : acc)
+#pragma omp parallel for schedule(static) num_threads(threads) reduction(min : acc)
         for (std::int64_t c = 0; c < chunks; ++c) acc = R::combine(acc, chunk(c));
     } else if constexpr (R::kind == combine_kind::max) {
-#pragma omp parallel for schedule(static) num_threads(threads) if (parallel) reduction(max : acc)
+#pragma omp parallel for schedule(static) num_threads(threads) reduction(max : acc)
         for (std::int64_t c = 0; c < chunks; ++c) acc = R::combine(acc, chunk(c));
     } else {
 #pragma omp declare reduction(preduce_combine : A : omp_out = R::combine(omp_out, omp_in)) \
     initializer(omp_priv = R::identity())
-#pragma omp parallel for schedule(static) num_threads(threads) if (parallel) reduction(preduce_combine : acc)
+#pragma omp parallel for schedule(static) num_threads(threads) reduction(preduce_combine : acc)
         for (std::int64_t c = 0; c < chunks; ++c) acc = R::combine(acc, chunk(c));
     }
     return reducer.finish(acc);

@@ -4,11 +4,9 @@
 // ~8 GB/s against a 40 GB/s AVX2 read probe), so each index gets real work, shaped for
 // where it runs:
 //
-//  - contiguous_fold: host execution spaces. Index c owns a contiguous chunk, folded into
-//    L independent lanes (element i -> lane i % L) that the compiler keeps in SIMD
-//    registers, the algorithm of preduce/detail/lane_fold.hpp. This copy is marked
-//    KOKKOS_INLINE_FUNCTION and emits its `omp simd` hint only in OpenMP host passes, so
-//    a device compiler accepts it (checked with nvcc on an H200).
+//  - host execution spaces: index c owns a contiguous chunk, folded by
+//    preduce::detail::lane_fold (preduce/detail/lane_fold.hpp), the same SIMD-lane fold
+//    the OpenMP backend runs, with its vectorised count_if and 4-byte argmin/argmax.
 //  - strided_fold: device execution spaces. Index t reads t, t + S, t + 2S, ... so that
 //    neighbouring GPU threads read neighbouring addresses (coalesced), with a few
 //    independent accumulators per thread for memory-level parallelism.
@@ -20,29 +18,8 @@
 #include <cstddef>
 #include <cstdint>
 
-#include "preduce/detail/lane_fold.hpp"  // lane_count: one lane-width rule for all host backends
 
 namespace preduce::kokkos::detail {
-
-template <class R>
-KOKKOS_INLINE_FUNCTION typename R::accumulator_type contiguous_fold(const R& r, const typename R::value_type* data,
-                                                                     std::size_t begin, std::size_t end) {
-    using A = typename R::accumulator_type;
-    constexpr std::size_t L = ::preduce::detail::lane_count<A>;
-    A lane[L];
-    for (std::size_t j = 0; j < L; ++j) lane[j] = R::identity();
-    std::size_t i = begin;
-    for (; i + L <= end; i += L) {
-#if defined(_OPENMP) && !defined(__CUDA_ARCH__) && !defined(__HIP_DEVICE_COMPILE__)
-#pragma omp simd
-#endif
-        for (std::size_t j = 0; j < L; ++j) lane[j] = R::combine(lane[j], r.lift(data[i + j], i + j));
-    }
-    for (std::size_t j = 0; i + j < end; ++j) lane[j] = R::combine(lane[j], r.lift(data[i + j], i + j));
-    for (std::size_t w = L / 2; w > 0; w /= 2)
-        for (std::size_t j = 0; j < w; ++j) lane[j] = R::combine(lane[j], lane[j + w]);
-    return lane[0];
-}
 
 // Independent accumulators per device thread: 4 loads in flight per thread.
 inline constexpr std::size_t strided_ilp = 4;
