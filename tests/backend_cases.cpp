@@ -5,7 +5,9 @@
 #include <cmath>
 #include <cstdint>
 #include <limits>
+#include <atomic>
 #include <span>
+#include <thread>
 #include <vector>
 
 #include "preduce/preduce.hpp"
@@ -155,6 +157,32 @@ TEMPLATE_TEST_CASE("empty input gives the identity", "[empty]", PREDUCE_TEST_TYP
 TEMPLATE_TEST_CASE("thread counts do not change exact results", "[threads]", PREDUCE_TEST_TYPES) {
     const auto data = random_values<TestType>(300007, 5);
     for (int threads : {1, 2, 3, 8}) check_every_op<TestType>(std::span<const TestType>(data), false, {.threads = threads});
+}
+
+TEST_CASE("concurrent calls from several host threads all give the seq answer", "[threads][concurrency]") {
+    const auto f = random_values<float>(100003, 7);
+    const auto i = random_values<std::int32_t>(70001, 8);
+    const auto want_f = reduce(backend::seq, f, argmax);
+    const auto want_i = reduce(backend::seq, i, wide_sum);
+    const auto want_c = reduce(backend::seq, f, count_if(greater(0.0f)));
+    std::atomic<int> wrong{0}, failed{0};
+    std::vector<std::thread> pool;
+    for (int t = 0; t < 4; ++t)
+        pool.emplace_back([&] {
+            for (int k = 0; k < 25; ++k) {
+                try {
+                    // Host data as given: the staging/device copies of stage() are not thread-safe.
+                    wrong += !(reduce(under_test(), f, argmax) == want_f);
+                    wrong += reduce(under_test(), i, wide_sum) != want_i;
+                    wrong += reduce(under_test(), f, count_if(greater(0.0f))) != want_c;
+                } catch (...) {
+                    ++failed;
+                }
+            }
+        });
+    for (auto& th : pool) th.join();
+    CHECK(wrong == 0);
+    CHECK(failed == 0);
 }
 
 TEST_CASE("bad input is an exception and not a crash", "[errors]") {
