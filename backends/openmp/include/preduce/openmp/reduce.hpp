@@ -28,6 +28,7 @@ inline constexpr std::size_t min_parallel_elements = 32768;
 
 inline int thread_count(const options& opts) { return opts.threads > 0 ? opts.threads : omp_get_max_threads(); }
 
+
 template <class R>
 typename R::result_type reduce(const typename R::value_type* data, std::size_t n, const R& reducer,
                                const options& opts = {}) {
@@ -36,15 +37,16 @@ typename R::result_type reduce(const typename R::value_type* data, std::size_t n
         static_cast<std::int64_t>((n + tuning::chunk_elements - 1) / tuning::chunk_elements);
     const int threads = thread_count(opts);
     const bool parallel = n >= tuning::min_parallel_elements && threads > 1;
+    const bool avx2 = ::preduce::detail::use_avx2();
     auto chunk = [&](std::int64_t c) {
         const std::size_t begin = static_cast<std::size_t>(c) * tuning::chunk_elements;
         const std::size_t end = begin + tuning::chunk_elements < n ? begin + tuning::chunk_elements : n;
-        return detail::lane_fold(reducer, data, begin, end);
+        return ::preduce::detail::host_fold(reducer, data, begin, end, avx2);
     };
 
     // Too small to share: no parallel region at all (even an inactive one costs more
     // than folding a few thousand elements).
-    if (!parallel) return reducer.finish(detail::lane_fold(reducer, data, 0, n));
+    if (!parallel) return reducer.finish(::preduce::detail::host_fold(reducer, data, 0, n, avx2));
 
     A acc = R::identity();
     // reduction(+) starts private copies at +0.0, which would turn a float sum of -0.0
