@@ -30,11 +30,14 @@ std::string_view name(backend b) noexcept {
     return "unknown";
 }
 
-std::string describe(backend b) {
+std::string describe(backend b) { return describe(b, options{}); }
+
+std::string describe(backend b, [[maybe_unused]] const options& opts) {
     std::string s(name(b));
     switch (b) {
 #if PREDUCE_HAVE_OPENMP
-    case backend::openmp: return s + "(" + std::to_string(openmp::default_threads()) + " threads)";
+    case backend::openmp:
+        return s + "(" + std::to_string(opts.threads > 0 ? opts.threads : openmp::default_threads()) + " threads)";
 #endif
 #if PREDUCE_HAVE_KOKKOS
     case backend::kokkos: return s + "(" + kokkos::execution_space_name() + ")";

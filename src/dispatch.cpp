@@ -22,15 +22,15 @@
 
 namespace preduce::detail {
 
-void check_input(const void* data, std::size_t n, std::size_t alignment) {
+void check_input(const void* data, std::size_t n, std::size_t element_size) {
     if (n == 0) return;
     if (data == nullptr)
         throw invalid_argument("preduce::reduce: data is null but n = " + std::to_string(n) +
                                "; pass a valid pointer, or n = 0 for an empty input");
-    if (reinterpret_cast<std::uintptr_t>(data) % alignment != 0)
+    if (reinterpret_cast<std::uintptr_t>(data) % element_size != 0)
         throw invalid_argument("preduce::reduce: data pointer is not aligned to its element type (" +
-                               std::to_string(alignment) + " bytes)");
-    if (n > std::numeric_limits<std::size_t>::max() / alignment)
+                               std::to_string(element_size) + " bytes)");
+    if (n > std::numeric_limits<std::size_t>::max() / element_size)
         throw invalid_argument("preduce::reduce: n = " + std::to_string(n) + " elements exceeds the address space");
 }
 

@@ -33,6 +33,7 @@ TEST_CASE("available_backends lists what is built with seq first", "[frontend]")
     CHECK(is_built(backend::kokkos) == bool(PREDUCE_HAVE_KOKKOS));
     CHECK(is_built(backend::cuda) == bool(PREDUCE_HAVE_CUDA));
     for (backend b : av) CHECK(describe(b).rfind(std::string(name(b)), 0) == 0);
+    if (is_built(backend::openmp)) CHECK(describe(backend::openmp, {.threads = 3}) == "openmp(3 threads)");
 }
 
 TEST_CASE("a backend that is not built throws backend_unavailable naming the CMake option", "[frontend][errors]") {

@@ -4,6 +4,8 @@
 #include <string_view>
 #include <vector>
 
+#include "preduce/options.hpp"
+
 namespace preduce {
 
 enum class backend { seq, openmp, kokkos, cuda };
@@ -17,6 +19,9 @@ std::string_view name(backend b) noexcept;
 
 // Name with run-time detail for reports, e.g. "openmp(2 threads)" or "kokkos(Serial)".
 std::string describe(backend b);
+
+// The same, for a run with these options (e.g. "openmp(4 threads)" when options::threads is 4).
+std::string describe(backend b, const options& opts);
 
 // Inverse of name(); throws preduce::invalid_argument listing the valid names.
 backend parse_backend(std::string_view text);

@@ -24,7 +24,7 @@ result_of_t<std::remove_const_t<T>, Op> reduce(backend b, const T* data, std::si
                   "preduce::reduce compiles int32, uint32, int64, uint64, float and double; for other "
                   "element types call a backend's header-only template (preduce/<backend>/reduce.hpp)");
     const auto reducer = op.template reducer_for<V>();
-    detail::check_input(data, n, alignof(V));
+    detail::check_input(data, n, sizeof(V));
     return detail::dispatch(b, data, n, reducer, opts);
 }
 

@@ -15,7 +15,8 @@ namespace preduce::detail {
 PREDUCE_FOR_EACH_BUILTIN_REDUCER(PREDUCE_DECLARE_DISPATCH)
 #undef PREDUCE_DECLARE_DISPATCH
 
-// Shared argument checks, done once before any backend runs.
-void check_input(const void* data, std::size_t n, std::size_t alignment);
+// Shared argument checks, done once before any backend runs. element_size is also the
+// alignment required: sizeof == alignof for every built-in element type.
+void check_input(const void* data, std::size_t n, std::size_t element_size);
 
 } // namespace preduce::detail

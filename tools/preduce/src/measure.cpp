@@ -32,13 +32,6 @@ double median(std::vector<double> v) {
     return v.size() % 2 ? v[m] : (v[m - 1] + v[m]) / 2;
 }
 
-std::string label_of(preduce::backend b, int threads) {
-    // describe() reports the default thread count; with --threads the label must show
-    // the count actually used, or the speed-up column would be misread.
-    if (b == preduce::backend::openmp && threads > 0) return "openmp(" + std::to_string(threads) + " threads)";
-    return preduce::describe(b);
-}
-
 template <class T, class Op>
 backend_result measure(preduce::backend b, const std::vector<T>& data, const Op& op, const run_settings& s) {
     const preduce::options opts{.threads = s.threads};
@@ -50,7 +43,7 @@ backend_result measure(preduce::backend b, const std::vector<T>& data, const Op&
         const auto t1 = std::chrono::steady_clock::now();
         times.push_back(std::chrono::duration<double>(t1 - t0).count());
     }
-    return {b, label_of(b, s.threads), to_result(r), median(std::move(times)), std::nullopt};
+    return {b, preduce::describe(b, opts), to_result(r), median(std::move(times)), std::nullopt};
 }
 
 // Float sums only: integer sums are exact (or wrap by definition), and min, max,

@@ -7,6 +7,7 @@
 
 #include <cstddef>
 #include <cstring>
+#include <memory>
 
 #include "preduce/cuda/dispatch.cuh"
 #include "preduce/cuda/memory.hpp"
@@ -26,25 +27,15 @@ struct staging_set {
 };
 
 inline staging_set& staging_for_this_thread() {
-    thread_local staging_set* set = nullptr;
-    thread_local struct owner {
-        staging_set* p = nullptr;
-        ~owner() { delete p; }
-    } own;
+    thread_local std::unique_ptr<staging_set> set;
     const int device = current_device();
-    if (set == nullptr || set->device != device) {
-        delete own.p;
-        own.p = set = nullptr;
-        auto* fresh = new staging_set{};
+    if (!set || set->device != device) {
+        set.reset();  // the old device's buffers go before the new ones are pinned
+        auto fresh = std::make_unique<staging_set>();
         fresh->device = device;
-        try {
-            fresh->chunk[0] = pinned_buffer(tuning::staging_chunk_bytes);
-            fresh->chunk[1] = pinned_buffer(tuning::staging_chunk_bytes);
-        } catch (...) {
-            delete fresh;
-            throw;
-        }
-        own.p = set = fresh;
+        fresh->chunk[0] = pinned_buffer(tuning::staging_chunk_bytes);
+        fresh->chunk[1] = pinned_buffer(tuning::staging_chunk_bytes);
+        set = std::move(fresh);
     }
     return *set;
 }
