@@ -51,9 +51,18 @@ void check_residence(backend b, const void* data, std::size_t n) {
 }
 
 template <class R>
-typename R::result_type route(backend b, const typename R::value_type* data, std::size_t n, const R& reducer,
-                              const options& opts) {
-    check_residence(b, data, n);
+void check_source(backend b, const source_t<R>& data, std::size_t n) {
+    if constexpr (is_zip_source_v<source_t<R>>) {
+        check_residence(b, data.first, n);
+        check_residence(b, data.second, n);
+    } else {
+        check_residence(b, data, n);
+    }
+}
+
+template <class R>
+typename R::result_type route(backend b, source_t<R> data, std::size_t n, const R& reducer, const options& opts) {
+    check_source<R>(b, data, n);
     switch (b) {
     case backend::seq: return seq::compiled::run(data, n, reducer, opts);
 #if PREDUCE_HAVE_OPENMP
@@ -72,9 +81,9 @@ typename R::result_type route(backend b, const typename R::value_type* data, std
 } // namespace
 
 #define PREDUCE_DEFINE_DISPATCH(R)                                                                    \
-    typename R::result_type dispatch(backend b, const typename R::value_type* data, std::size_t n,    \
-                                     const R& reducer, const options& opts) {                         \
-        return route(b, data, n, reducer, opts);                                                      \
+    typename R::result_type dispatch(backend b, source_t<R> data, std::size_t n, const R& reducer,    \
+                                     const options& opts) {                                           \
+        return route<R>(b, data, n, reducer, opts);                                                   \
     }
 PREDUCE_FOR_EACH_BUILTIN_REDUCER(PREDUCE_DEFINE_DISPATCH)
 

@@ -3,12 +3,18 @@
 // preduce::count_if(preduce::greater(0.5f)), ... Each turns into the reducer for the
 // element type of the data (reducers.hpp) when reduce() knows that type.
 #include <cmath>
+#include <functional>
+#include <utility>
 #include <string>
 #include <type_traits>
 
+#include "preduce/detail/resolve.hpp"
 #include "preduce/detail/type_name.hpp"
 #include "preduce/errors.hpp"
+#include "preduce/fused.hpp"
 #include "preduce/reducers.hpp"
+#include "preduce/source.hpp"
+#include "preduce/transforms.hpp"
 
 namespace preduce {
 
@@ -104,8 +110,104 @@ struct count_if_op {
 template <class U>
 constexpr count_if_op<U> count_if(predicate_spec<U> p) { return {p}; }
 
-// An operation usable with element type T: anything with reducer_for<T>().
+// Transform-reduce built-ins.
+inline constexpr op_tag<sumsq_reducer> sumsq{};  // sum of x^2
+inline constexpr op_tag<asum_reducer> asum{};    // sum of |x|
+
+namespace detail {
+template <class V>
+struct same_pair : std::false_type {};
+template <class T>
+struct same_pair<zip_value<T, T>> : std::true_type { using element = T; };
+} // namespace detail
+
+// sum of x[i] * y[i]: reduce(backend, x, y, preduce::dot).
+struct dot_op {
+    template <class V>
+    constexpr auto reducer_for() const noexcept {
+        static_assert(detail::same_pair<V>::value,
+                      "preduce::dot reads two inputs of one element type: reduce(backend, x, y, preduce::dot)");
+        return dot_reducer<typename detail::same_pair<V>::element>{};
+    }
+};
+inline constexpr dot_op dot{};
+
+// Count, mean and variance in one pass (moments_result), or just one of them.
+inline constexpr op_tag<moments_reducer> moments{};
+struct mean_op {
+    using reshapes_result = void;  // project() below
+    template <class T>
+    constexpr moments_reducer<T> reducer_for() const noexcept { return {}; }
+    constexpr double project(const moments_result& m) const noexcept { return m.mean; }
+};
+struct variance_op {
+    using reshapes_result = void;  // project() below
+    template <class T>
+    constexpr moments_reducer<T> reducer_for() const noexcept { return {}; }
+    constexpr double project(const moments_result& m) const noexcept { return m.variance(); }
+};
+inline constexpr mean_op mean{};          // double; NaN for empty input
+inline constexpr variance_op variance{};  // population variance (divide by n), double
+
+// min and max in one pass.
+struct minmax_op {
+    using reshapes_result = void;  // project() below
+    template <class T>
+    constexpr minmax_reducer<T> reducer_for() const noexcept { return {}; }
+    template <class T>
+    constexpr minmax_result<T> project(const pack<T, T>& r) const noexcept { return {get<0>(r), get<1>(r)}; }
+};
+inline constexpr minmax_op minmax{};
+
+// Several operations in one pass: fused(sum, count_if(greater(0.0f)), max) returns a
+// pack of their results. Each part may be any operation (built-in, user-defined, transform).
+template <class... Ops>
+struct fused_op {
+    pack<Ops...> ops;
+    template <class V>
+    constexpr auto reducer_for() const {
+        return make_(std::index_sequence_for<Ops...>{}, static_cast<const V*>(nullptr));
+    }
+
+private:
+    template <std::size_t... I, class V>
+    constexpr auto make_(std::index_sequence<I...>, const V*) const {
+        static_assert((!requires { typename Ops::reshapes_result; } && ...),
+                      "preduce::fused: mean, variance and minmax reshape their results and cannot be parts; "
+                      "use moments, or min and max");
+        using R = fused_reducer<detail::resolved_t<V, Ops>...>;
+        return R{make_pack(detail::resolve_reducer<V>(get<I>(ops))...)};
+    }
+};
+template <class... Ops>
+constexpr fused_op<Ops...> fused(const Ops&... ops) {
+    return {make_pack(ops...)};
+}
+
+// transform(f, op): reduces f(x) with op, in the same pass (f must be __host__ __device__
+// for the CUDA backend). Works with any op, including user operations and fused ones.
+template <class F, class Op>
+struct transform_op {
+    F f;
+    Op op;
+    template <class V>
+    constexpr auto reducer_for() const {
+        using U = std::remove_cvref_t<std::invoke_result_t<const F&, const V&>>;
+        using Inner = detail::resolved_t<U, Op>;
+        return transformed_reducer<V, F, Inner>{f, detail::resolve_reducer<U>(op)};
+    }
+    template <class Result>
+    constexpr auto project(Result&& r) const {
+        return detail::project(op, std::forward<Result>(r));
+    }
+};
+template <class F, class Op>
+constexpr transform_op<F, Op> transform(F f, Op op) {
+    return {f, op};
+}
+
+// An operation usable with element type T: an op, a reducer or a user operation.
 template <class Op, class T>
-concept operation_for = requires(const Op& op) { op.template reducer_for<T>(); };
+concept operation_for = detail::operation_like<Op, T>;
 
 } // namespace preduce

@@ -7,3 +7,7 @@
 #include "preduce/options.hpp"
 #include "preduce/reduce.hpp"
 #include "preduce/reducers.hpp"
+#include "preduce/custom.hpp"
+#include "preduce/fused.hpp"
+#include "preduce/source.hpp"
+#include "preduce/transforms.hpp"

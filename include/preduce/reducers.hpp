@@ -27,6 +27,16 @@ struct arg_result {
 // arithmetic operations (OpenMP clauses, MPI built-in ops); custom means "call combine".
 enum class combine_kind { plus, times, min, max, custom };
 
+// Whether combine(a, b) == combine(b, a), so that a backend may fold elements in any
+// order (SIMD lanes, striped GPU loads, OpenMP's reduction clause). A reducer says so with
+// `static constexpr bool commutative = true`; without it, every backend keeps operand
+// order: the result is that of the left fold x0 . x1 . ... . x(n-1), bracketed freely.
+template <class R>
+inline constexpr bool is_commutative_v = [] {
+    if constexpr (requires { R::commutative; }) return static_cast<bool>(R::commutative);
+    else return false;
+}();
+
 // Element types reduce() accepts through the compiled front end.
 template <class T>
 inline constexpr bool is_builtin_element_v =
@@ -44,6 +54,7 @@ struct sum_reducer {
     using accumulator_type = detail::wrap_t<T>;
     using result_type = T;
     static constexpr combine_kind kind = combine_kind::plus;
+    static constexpr bool commutative = true;
     static constexpr const char* name = "sum";
     PREDUCE_HD static constexpr accumulator_type identity() noexcept { return detail::additive_identity<accumulator_type>(); }
     PREDUCE_HD constexpr accumulator_type lift(T x, std::size_t) const noexcept { return accumulator_type(x); }
@@ -57,6 +68,7 @@ struct wide_sum_reducer {
     using accumulator_type = detail::wrap_t<wide_t<T>>;
     using result_type = wide_t<T>;
     static constexpr combine_kind kind = combine_kind::plus;
+    static constexpr bool commutative = true;
     static constexpr const char* name = "wide_sum";
     PREDUCE_HD static constexpr accumulator_type identity() noexcept { return detail::additive_identity<accumulator_type>(); }
     // Sign-extend first (int32 -> int64), then reinterpret as the unsigned twin.
@@ -73,6 +85,7 @@ struct prod_reducer {
     using accumulator_type = detail::wrap_t<T>;
     using result_type = T;
     static constexpr combine_kind kind = combine_kind::times;
+    static constexpr bool commutative = true;
     static constexpr const char* name = "prod";
     PREDUCE_HD static constexpr accumulator_type identity() noexcept { return accumulator_type(1); }
     PREDUCE_HD constexpr accumulator_type lift(T x, std::size_t) const noexcept { return accumulator_type(x); }
@@ -106,6 +119,7 @@ struct extremum_reducer {
     using accumulator_type = T;
     using result_type = T;
     static constexpr combine_kind kind = Max ? combine_kind::max : combine_kind::min;
+    static constexpr bool commutative = true;
     PREDUCE_HD static constexpr T identity() noexcept { return Max ? max_identity<T>() : min_identity<T>(); }
     PREDUCE_HD constexpr T lift(T x, std::size_t) const noexcept { return x; }
     PREDUCE_HD static constexpr T combine(T a, T b) noexcept {
@@ -123,6 +137,7 @@ struct extremum_reducer<T, Max> {
     using result_type = T;
     using K = accumulator_type;
     static constexpr combine_kind kind = Max ? combine_kind::max : combine_kind::min;
+    static constexpr bool commutative = true;
     static constexpr K sign = K(1) << (8 * sizeof(K) - 1);
     static constexpr K nan_key = Max ? ~K(0) : K(0);
 
@@ -155,6 +170,7 @@ struct arg_extremum_reducer {
     using accumulator_type = arg_result<T>;
     using result_type = arg_result<T>;
     static constexpr combine_kind kind = combine_kind::custom;
+    static constexpr bool commutative = true;  // ties go to the lower index, whatever the operand order
     PREDUCE_HD static constexpr accumulator_type identity() noexcept {
         return {Max ? max_identity<T>() : min_identity<T>(), no_index};
     }
@@ -226,6 +242,7 @@ struct count_reducer {
     using accumulator_type = std::uint64_t;
     using result_type = std::uint64_t;
     static constexpr combine_kind kind = combine_kind::plus;
+    static constexpr bool commutative = true;
     static constexpr const char* name = "count_if";
     predicate<T> pred;
     PREDUCE_HD static constexpr accumulator_type identity() noexcept { return 0; }

@@ -4,7 +4,10 @@
 // never exist in one place and be missing in another.
 #include <cstdint>
 
+#include "preduce/fused.hpp"
 #include "preduce/reducers.hpp"
+#include "preduce/source.hpp"
+#include "preduce/transforms.hpp"
 
 #define PREDUCE_BUILTIN_REDUCERS_OF(X, T)                                                             \
     X(::preduce::sum_reducer<T>)                                                                      \
@@ -14,7 +17,13 @@
     X(::preduce::max_reducer<T>)                                                                      \
     X(::preduce::argmin_reducer<T>)                                                                   \
     X(::preduce::argmax_reducer<T>)                                                                   \
-    X(::preduce::count_reducer<T>)
+    X(::preduce::count_reducer<T>)                                                                    \
+    X(::preduce::sumsq_reducer<T>)                                                                    \
+    X(::preduce::asum_reducer<T>)                                                                     \
+    X(::preduce::dot_reducer<T>)                                                                      \
+    X(::preduce::moments_reducer<T>)                                                                  \
+    X(::preduce::minmax_reducer<T>)                                                                   \
+    X(::preduce::sum_count_reducer<T>)
 
 #define PREDUCE_FOR_EACH_BUILTIN_REDUCER(X)                                                           \
     PREDUCE_BUILTIN_REDUCERS_OF(X, std::int32_t)                                                      \
@@ -24,17 +33,28 @@
     PREDUCE_BUILTIN_REDUCERS_OF(X, float)                                                             \
     PREDUCE_BUILTIN_REDUCERS_OF(X, double)
 
+namespace preduce::detail {
+// Whether reducer R is in the list above, i.e. callable through the compiled front end.
+template <class R>
+inline constexpr bool is_compiled_v = false;
+#define PREDUCE_MARK_COMPILED(R) \
+    template <>                  \
+    inline constexpr bool is_compiled_v<R> = true;
+PREDUCE_FOR_EACH_BUILTIN_REDUCER(PREDUCE_MARK_COMPILED)
+#undef PREDUCE_MARK_COMPILED
+} // namespace preduce::detail
+
 // The signature every backend library exports once per built-in reducer, as an
 // overload set in its own namespace (preduce::<backend>::compiled).
 #define PREDUCE_DECLARE_COMPILED_RUN(R)                                                               \
-    typename R::result_type run(const typename R::value_type* data, std::size_t n, const R& reducer,  \
+    typename R::result_type run(::preduce::source_t<R> data, std::size_t n, const R& reducer,         \
                                 const ::preduce::options& opts);
 
-// The matching definition: forwards to PREDUCE_BACKEND_NS::reduce, the backend's
+// The matching definition: forwards to PREDUCE_BACKEND_NS::reduce_source, the backend's
 // header-only template. A backend's compiled.cpp defines PREDUCE_BACKEND_NS and expands
 // PREDUCE_FOR_EACH_BUILTIN_REDUCER(PREDUCE_DEFINE_COMPILED_RUN).
 #define PREDUCE_DEFINE_COMPILED_RUN(R)                                                                \
-    typename R::result_type run(const typename R::value_type* data, std::size_t n, const R& reducer,  \
+    typename R::result_type run(::preduce::source_t<R> data, std::size_t n, const R& reducer,         \
                                 const ::preduce::options& opts) {                                     \
-        return PREDUCE_BACKEND_NS::reduce(data, n, reducer, opts);                                    \
+        return PREDUCE_BACKEND_NS::reduce_source(data, n, reducer, opts);                             \
     }

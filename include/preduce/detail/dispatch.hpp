@@ -10,7 +10,7 @@
 namespace preduce::detail {
 
 #define PREDUCE_DECLARE_DISPATCH(R)                                                                   \
-    typename R::result_type dispatch(backend b, const typename R::value_type* data, std::size_t n,    \
+    typename R::result_type dispatch(backend b, ::preduce::source_t<R> data, std::size_t n,           \
                                      const R& reducer, const options& opts);
 PREDUCE_FOR_EACH_BUILTIN_REDUCER(PREDUCE_DECLARE_DISPATCH)
 #undef PREDUCE_DECLARE_DISPATCH

@@ -2,15 +2,24 @@
 // The inner loop of the host backends. A plain left fold keeps one dependency chain
 // (one add in flight every few cycles); here element i goes to lane i % L, the lanes
 // are independent accumulators the compiler maps onto SIMD registers, and they are
-// combined at the end in a fixed pairwise pattern. Needs a commutative combine.
+// combined at the end in a fixed pairwise pattern. That reorders operands, so reducers
+// that are not commutative (is_commutative_v) get a plain left fold instead.
+#include <algorithm>
+#include <array>
 #include <bit>
 #include <cstddef>
 #include <cstdint>
 #include <limits>
+#include <tuple>
 #include <type_traits>
+#include <utility>
 
+#include "preduce/custom.hpp"
 #include "preduce/detail/numeric.hpp"
+#include "preduce/fused.hpp"
 #include "preduce/reducers.hpp"
+#include "preduce/source.hpp"
+#include "preduce/transforms.hpp"
 
 #if defined(_OPENMP)
 #define PREDUCE_PRAGMA_OMP_SIMD _Pragma("omp simd")
@@ -26,21 +35,104 @@ template <class A>
 inline constexpr std::size_t lane_count = sizeof(A) >= 16 ? 8 : 128 / sizeof(A);
 
 template <class R>
-typename R::accumulator_type lane_fold(const R& r, const typename R::value_type* data, std::size_t begin,
-                                       std::size_t end) {
+typename R::accumulator_type lane_fold(const R& r, source_t<R> data, std::size_t begin, std::size_t end) {
     using A = typename R::accumulator_type;
-    constexpr std::size_t L = lane_count<A>;
-    A lane[L];
-    for (std::size_t j = 0; j < L; ++j) lane[j] = R::identity();
+    if constexpr (!is_commutative_v<R>) {
+        // Operand order matters: one left fold, no lanes.
+        A acc = R::identity();
+        for (std::size_t i = begin; i < end; ++i) acc = R::combine(acc, r.lift(data[i], i));
+        return acc;
+    } else {
+        constexpr std::size_t L = lane_count<A>;
+        A lane[L];
+        for (std::size_t j = 0; j < L; ++j) lane[j] = R::identity();
+        std::size_t i = begin;
+        for (; i + L <= end; i += L) {
+            PREDUCE_PRAGMA_OMP_SIMD
+            for (std::size_t j = 0; j < L; ++j) lane[j] = R::combine(lane[j], r.lift(data[i + j], i + j));
+        }
+        for (std::size_t j = 0; i + j < end; ++j) lane[j] = R::combine(lane[j], r.lift(data[i + j], i + j));
+        for (std::size_t w = L / 2; w > 0; w /= 2)
+            for (std::size_t j = 0; j < w; ++j) lane[j] = R::combine(lane[j], lane[j + w]);
+        return lane[0];
+    }
+}
+
+// Fused reductions: one lane array per part (structure of arrays), all updated in the
+// same loop, so minmax vectorises like min and max alone (an array of {min, max} pairs
+// would interleave them in every register).
+template <class F, std::size_t... I>
+typename F::accumulator_type fused_lanes(const F& r, const typename F::value_type* data, std::size_t begin,
+                                         std::size_t end, std::index_sequence<I...>) {
+    constexpr std::size_t L = std::min({lane_count<typename F::template part_t<I>::accumulator_type>...});
+    std::tuple<std::array<typename F::template part_t<I>::accumulator_type, L>...> lanes;
+    ((std::get<I>(lanes).fill(F::template part_t<I>::identity())), ...);
     std::size_t i = begin;
     for (; i + L <= end; i += L) {
         PREDUCE_PRAGMA_OMP_SIMD
-        for (std::size_t j = 0; j < L; ++j) lane[j] = R::combine(lane[j], r.lift(data[i + j], i + j));
+        for (std::size_t j = 0; j < L; ++j)
+            ((std::get<I>(lanes)[j] =
+                  F::template part_t<I>::combine(std::get<I>(lanes)[j], get<I>(r.parts).lift(data[i + j], i + j))),
+             ...);
     }
-    for (std::size_t j = 0; i + j < end; ++j) lane[j] = R::combine(lane[j], r.lift(data[i + j], i + j));
+    for (std::size_t j = 0; i + j < end; ++j)
+        ((std::get<I>(lanes)[j] =
+              F::template part_t<I>::combine(std::get<I>(lanes)[j], get<I>(r.parts).lift(data[i + j], i + j))),
+         ...);
     for (std::size_t w = L / 2; w > 0; w /= 2)
-        for (std::size_t j = 0; j < w; ++j) lane[j] = R::combine(lane[j], lane[j + w]);
-    return lane[0];
+        for (std::size_t j = 0; j < w; ++j)
+            ((std::get<I>(lanes)[j] = F::template part_t<I>::combine(std::get<I>(lanes)[j], std::get<I>(lanes)[j + w])),
+             ...);
+    return make_pack(std::get<I>(lanes)[0]...);
+}
+
+template <class... R>
+    requires(is_commutative_v<fused_reducer<R...>>)
+typename fused_reducer<R...>::accumulator_type lane_fold(const fused_reducer<R...>& r,
+                                                         const typename fused_reducer<R...>::value_type* data,
+                                                         std::size_t begin, std::size_t end) {
+    return fused_lanes(r, data, begin, end, std::index_sequence_for<R...>{});
+}
+
+// moments: blocks small enough to stay in L1 are read twice, once for their mean and
+// once for the squared deviations from it (the two-pass formula, the most accurate
+// there is), and the blocks' moments are merged pairwise (Chan). Welford's update per
+// element would cost two divisions per element.
+template <class T>
+detail::moments_acc lane_fold(const moments_reducer<T>&, const T* data, std::size_t begin, std::size_t end) {
+    constexpr std::size_t block = 4096, L = 16;
+    moments_acc acc{0.0, 0.0, 0.0};
+    for (std::size_t b = begin; b < end; b += block) {
+        const std::size_t e = end - b < block ? end : b + block;
+        double s[L] = {};
+        std::size_t i = b;
+        for (; i + L <= e; i += L) {
+            PREDUCE_PRAGMA_OMP_SIMD
+            for (std::size_t j = 0; j < L; ++j) s[j] += static_cast<double>(data[i + j]);
+        }
+        for (std::size_t j = 0; i + j < e; ++j) s[j] += static_cast<double>(data[i + j]);
+        for (std::size_t w = L / 2; w > 0; w /= 2)
+            for (std::size_t j = 0; j < w; ++j) s[j] += s[j + w];
+        const double len = static_cast<double>(e - b);
+        const double mean = s[0] / len;
+        double q[L] = {};
+        i = b;
+        for (; i + L <= e; i += L) {
+            PREDUCE_PRAGMA_OMP_SIMD
+            for (std::size_t j = 0; j < L; ++j) {
+                const double d = static_cast<double>(data[i + j]) - mean;
+                q[j] += d * d;
+            }
+        }
+        for (std::size_t j = 0; i + j < e; ++j) {
+            const double d = static_cast<double>(data[i + j]) - mean;
+            q[j] += d * d;
+        }
+        for (std::size_t w = L / 2; w > 0; w /= 2)
+            for (std::size_t j = 0; j < w; ++j) q[j] += q[j + w];
+        acc = merge_moments(acc, {len, mean, q[0]});
+    }
+    return acc;
 }
 
 // count_if: the predicate's kind is a run-time value; switching on it per element (a
@@ -168,9 +260,9 @@ typename argmax_reducer<T>::accumulator_type lane_fold(const argmax_reducer<T>& 
 #if (defined(__GNUC__) || defined(__clang__)) && defined(__x86_64__) && !defined(__AVX2__)
 #define PREDUCE_HOST_AVX2_DISPATCH 1
 template <class R>
-__attribute__((target("avx2"), flatten)) typename R::accumulator_type lane_fold_avx2(const R& r,
-                                                                          const typename R::value_type* data,
-                                                                          std::size_t begin, std::size_t end) {
+__attribute__((target("avx2"), flatten)) typename R::accumulator_type lane_fold_avx2(const R& r, source_t<R> data,
+                                                                                     std::size_t begin,
+                                                                                     std::size_t end) {
     return ::preduce::detail::lane_fold(r, data, begin, end);
 }
 inline bool cpu_has_avx2() noexcept {
@@ -180,8 +272,8 @@ inline bool cpu_has_avx2() noexcept {
 #endif
 
 template <class R>
-typename R::accumulator_type host_fold(const R& r, const typename R::value_type* data, std::size_t begin, std::size_t end,
-                                  [[maybe_unused]] bool avx2) {
+typename R::accumulator_type host_fold(const R& r, source_t<R> data, std::size_t begin, std::size_t end,
+                                       [[maybe_unused]] bool avx2) {
 #if defined(PREDUCE_HOST_AVX2_DISPATCH)
     if (avx2) return lane_fold_avx2(r, data, begin, end);
 #endif

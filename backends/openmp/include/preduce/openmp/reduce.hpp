@@ -4,13 +4,18 @@
 // clause operators are used where their meaning equals ours (+ on wrap-around integers,
 // * on integers and floats, min/max on integers); everything else (float sums, whose
 // identity is -0.0; NaN-propagating float min/max; argmin/argmax with lowest-index
-// ties) goes through `declare reduction` with the reducer's own combine and identity. Compile with OpenMP enabled (target preduce::openmp).
+// ties; user operations) goes through `declare reduction` with the reducer's own combine
+// and identity. Reducers that are not commutative keep operand order (ordered_fold).
+//   preduce::openmp::reduce(data, n, op[, options]) / reduce(x, y, n, op[, options])
+// Compile with OpenMP enabled (target preduce::openmp).
 #include <omp.h>
 
 #include <cstddef>
 #include <cstdint>
 #include <type_traits>
+#include <vector>
 
+#include "preduce/detail/entry.hpp"
 #include "preduce/detail/lane_fold.hpp"
 #include "preduce/options.hpp"
 #include "preduce/reducers.hpp"
@@ -29,9 +34,30 @@ inline constexpr std::size_t min_parallel_elements = 32768;
 inline int thread_count(const options& opts) { return opts.threads > 0 ? opts.threads : omp_get_max_threads(); }
 
 
+// Operand order for reducers that are not commutative: OpenMP leaves the order in which
+// a reduction clause combines private copies unspecified, so each thread folds one
+// contiguous run of chunks into its own slot and the slots are combined in thread order.
 template <class R>
-typename R::result_type reduce(const typename R::value_type* data, std::size_t n, const R& reducer,
-                               const options& opts = {}) {
+typename R::accumulator_type ordered_fold(const R& reducer, source_t<R> data, std::size_t n, int threads, bool avx2) {
+    using A = typename R::accumulator_type;
+    std::vector<A> partial(static_cast<std::size_t>(threads), R::identity());
+#pragma omp parallel num_threads(threads)
+    {
+        const auto t = static_cast<std::size_t>(omp_get_thread_num());
+        const auto team = static_cast<std::size_t>(omp_get_num_threads());
+        const std::size_t chunks = (n + tuning::chunk_elements - 1) / tuning::chunk_elements;
+        const std::size_t first = chunks * t / team, last = chunks * (t + 1) / team;
+        const std::size_t begin = first * tuning::chunk_elements;
+        const std::size_t end = last * tuning::chunk_elements < n ? last * tuning::chunk_elements : n;
+        if (begin < end) partial[t] = ::preduce::detail::host_fold(reducer, data, begin, end, avx2);
+    }
+    A acc = R::identity();
+    for (const A& p : partial) acc = R::combine(acc, p);
+    return acc;
+}
+
+template <class R>
+typename R::result_type reduce_source(source_t<R> data, std::size_t n, const R& reducer, const options& opts = {}) {
     using A = typename R::accumulator_type;
     const std::int64_t chunks =
         static_cast<std::int64_t>((n + tuning::chunk_elements - 1) / tuning::chunk_elements);
@@ -47,6 +73,8 @@ typename R::result_type reduce(const typename R::value_type* data, std::size_t n
     // Too small to share: no parallel region at all (even an inactive one costs more
     // than folding a few thousand elements).
     if (!parallel) return reducer.finish(::preduce::detail::host_fold(reducer, data, 0, n, avx2));
+
+    if constexpr (!is_commutative_v<R>) return reducer.finish(ordered_fold(reducer, data, n, threads, avx2));
 
     A acc = R::identity();
     // reduction(+) starts private copies at +0.0, which would turn a float sum of -0.0
@@ -70,6 +98,17 @@ typename R::result_type reduce(const typename R::value_type* data, std::size_t n
         for (std::int64_t c = 0; c < chunks; ++c) acc = R::combine(acc, chunk(c));
     }
     return reducer.finish(acc);
+}
+
+template <class T, class Op>
+auto reduce(const T* data, std::size_t n, const Op& op, const options& opts = {}) {
+    return ::preduce::detail::run_op<T>(op, [&](const auto& r) { return reduce_source(data, n, r, opts); });
+}
+
+template <class A, class B, class Op>
+auto reduce(const A* x, const B* y, std::size_t n, const Op& op, const options& opts = {}) {
+    return ::preduce::detail::run_op<zip_value<A, B>>(
+        op, [&](const auto& r) { return reduce_source(zip_source<A, B>{x, y}, n, r, opts); });
 }
 
 } // namespace preduce::openmp

@@ -1,18 +1,32 @@
 #pragma once
 // The sequential backend: the definitional left fold, identity first, one element at
 // a time in index order. Every other backend is tested against it.
+//   preduce::seq::reduce(data, n, op[, options])   op: built-in, reducer or user operation
+//   preduce::seq::reduce(x, y, n, op[, options])   two inputs side by side (dot, zip transforms)
 #include <cstddef>
 
+#include "preduce/detail/entry.hpp"
 #include "preduce/options.hpp"
+#include "preduce/source.hpp"
 
 namespace preduce::seq {
 
 template <class R>
-typename R::result_type reduce(const typename R::value_type* data, std::size_t n, const R& reducer,
-                               const options& = {}) {
+typename R::result_type reduce_source(source_t<R> src, std::size_t n, const R& reducer, const options& = {}) {
     auto acc = R::identity();
-    for (std::size_t i = 0; i < n; ++i) acc = R::combine(acc, reducer.lift(data[i], i));
+    for (std::size_t i = 0; i < n; ++i) acc = R::combine(acc, reducer.lift(src[i], i));
     return reducer.finish(acc);
+}
+
+template <class T, class Op>
+auto reduce(const T* data, std::size_t n, const Op& op, const options& opts = {}) {
+    return ::preduce::detail::run_op<T>(op, [&](const auto& r) { return reduce_source(data, n, r, opts); });
+}
+
+template <class A, class B, class Op>
+auto reduce(const A* x, const B* y, std::size_t n, const Op& op, const options& opts = {}) {
+    return ::preduce::detail::run_op<zip_value<A, B>>(
+        op, [&](const auto& r) { return reduce_source(zip_source<A, B>{x, y}, n, r, opts); });
 }
 
 } // namespace preduce::seq
