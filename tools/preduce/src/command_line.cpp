@@ -12,34 +12,57 @@
 namespace preduce_cli {
 namespace {
 
-constexpr const char* footer = R"help(Input:
+constexpr const char* footer = R"help(Operations (--op):
+  sum, wide_sum, prod  integer sums and products wrap; wide_sum adds float in double
+                       and 32-bit integers in 64 bits
+  min, max, minmax     smallest, largest, or both in one pass; NaN propagates
+  argmin, argmax       value and index of the smallest/largest (ties: lowest index)
+  count_if             number of elements matching --pred
+  sumsq, asum          sum of x^2, sum of |x|, accumulated like sum
+  dot                  sum of x[i]*y[i] over two inputs: --input and --input2
+  mean, var            mean and population variance (divide by n), as float64
+  moments              count, mean and population variance in one pass
+
+Input:
   Without --input, --n values of --type (default f32) are generated from --seed:
   floats uniform in [-1, 1) (never 0), signed integers in [-100, 100], unsigned
-  in [0, 100]. With --input the format is --format-in, or else: a .npy extension
-  means npy, otherwise --type means raw little-endian values, otherwise text.
+  in [0, 100]; dot's second input from --seed + 1. With --input the format is
+  --format-in, or else: a .npy extension means npy, otherwise --type means raw
+  little-endian values, otherwise text. --input2 (dot only, and then required
+  with --input) is read by the same rules; the two must hold the same type and
+  the same number of values.
   npy:  NumPy format 1.0/2.0/3.0, dtypes <i4 <u4 <i8 <u8 <f4 <f8 (and |i1 |u1 |b1,
         widened to 32 bits), any shape read in C order; --type must match if given.
   raw:  nothing but elements of --type; the size must be a multiple of it.
   text: one number per line, blank lines ignored; int64 if every line is an
         integer, else float64, unless --type says otherwise.
   An empty file is an error; an empty array (npy shape (0,), or --n 0) is not:
-  sums give 0, argmin/argmax give index "none".
+  sums give 0, argmin/argmax give index "none", mean and var give nan, minmax
+  gives the identities (min +inf or the type's max, max -inf or its lowest).
 
 Output:
-  table  one row per backend: result, error against the exact sum (floating-
-         point sums: error = result - exact, error/bound = |error| over Higham's
-         (n-1)*u*sum|x_i|), median time, GB/s read, speed-up over seq.
+  table  one row per backend: result (minmax: min and max; moments: count, mean,
+         variance), error against the exact value (floating-point sum, wide_sum,
+         asum, sumsq, dot: error = result - exact; error/bound = |error| over
+         (n-1)*u*sum|x_i| for sums (Higham), n*u*sum|x_i*y_i| for sumsq and dot
+         (Jeannerod-Rump)), median time, GB/s read (both inputs for dot),
+         speed-up over seq.
   json   {"results": [record, ...]}, one record per backend:
          {"backend": "openmp", "label": "openmp(2 threads)", "op": "sum",
           "pred": "greater:0.5" (count_if only), "type": "float32", "n": 1000,
           "result": number, or {"value": number, "index": integer} for
                     argmin/argmax (both null for an empty input),
+                    {"min": number, "max": number} for minmax,
+                    {"count": integer, "mean": number, "variance": number,
+                     "sample_variance": number} for moments,
           "time_s": median seconds, "gbps": number or null (empty input),
           "speedup": over seq (when seq ran),
           "exact", "error", "error_bound": floating-point sums only}
          NaN and infinities are written as the strings "nan", "inf", "-inf".
   csv    backend,label,op,pred,type,n,result,index,time_s,gbps,speedup,error,
-         error_bound; cells that do not apply are empty.
+         error_bound,min,max,count,mean,variance; cells that do not apply are
+         empty (minmax and moments fill the last five instead of result).
+  Floating-point results are printed with every digit needed to read them back.
 
 Exit status: 0 success, 1 unreadable input or a failure in preduce, 2 bad flags.
 
@@ -47,7 +70,9 @@ Examples:
   preduce                                      # 2^24 floats, sum, every backend
   preduce --op argmax --type f64 --n 1000000 --format json
   preduce --input data.npy --op count_if --pred in_range:0:10 --backend openmp
-  preduce --input values.bin --type i32 --op wide_sum)help";
+  preduce --input values.bin --type i32 --op wide_sum
+  preduce --op minmax --type i64 --n 1000000
+  preduce --input x.npy --input2 y.npy --op dot)help";
 
 template <class T>
 T number_flag(const std::optional<std::string>& text, const char* flag, T fallback, T lowest) {
@@ -104,6 +129,10 @@ void define_flags(CLI::App& app, flags& f) {
     app.get_formatter()->column_width(28);
     auto* input = app.add_option("-i,--input", f.input, "Read the values from FILE instead of generating them")
                       ->type_name("FILE");
+    app.add_option("--input2", f.input2,
+                   "--op dot: the second input, read like --input (same rules, --type, --format-in)")
+        ->type_name("FILE")
+        ->needs(input);
     app.add_option("--format-in", f.format_in, "Input format, instead of guessing from the name")
         ->type_name("npy|raw|text")
         ->needs(input);
@@ -111,7 +140,9 @@ void define_flags(CLI::App& app, flags& f) {
         ->type_name("i32|u32|i64|u64|f32|f64");
     app.add_option("-n,--n", f.n, "Number of generated values (default 2^24)")->type_name("N")->excludes(input);
     app.add_option("--seed", f.seed, "Seed of the generated values (default 42)")->type_name("S")->excludes(input);
-    app.add_option("--op", f.op, "sum, wide_sum, prod, min, max, argmin, argmax or count_if (default sum)")
+    app.add_option("--op", f.op,
+                   "sum, wide_sum, prod, min, max, argmin, argmax, count_if, sumsq, asum, dot, mean, var, minmax "
+                   "or moments (default sum); see Operations below")
         ->type_name("OP");
     app.add_option("--pred", f.pred,
                    "count_if's predicate KIND[:A[:B]]: equal, not_equal, less, less_equal, greater, greater_equal "
@@ -130,6 +161,7 @@ void define_flags(CLI::App& app, flags& f) {
 settings to_settings(const flags& f) {
     settings s;
     s.input = f.input;
+    s.input2 = f.input2;
     if (f.format_in) s.format_in = choose("--format-in", *f.format_in, input_formats);
     if (f.type && !(s.type = parse_element_type(*f.type)))
         throw usage_error("unknown --type '" + *f.type + "'; valid: i32, u32, i64, u64, f32, f64");
@@ -138,6 +170,9 @@ settings to_settings(const flags& f) {
     s.threads = number_flag<int>(f.threads, "--threads", 0, 0);
     s.repeat = number_flag<int>(f.repeat, "--repeat", default_repeat, 1);
     s.op = parse_operation(f.op, f.pred);
+    if (s.input2 && !s.op.is_binary()) throw usage_error("--input2 only applies to --op dot");
+    if (s.op.is_binary() && s.input && !s.input2)
+        throw usage_error("--op dot reads two inputs: give --input2 FILE with --input (or neither, to generate both)");
     s.backends = parse_backends(f.backends);
     s.format = choose("--format", f.format, output_formats);
     s.list_backends = f.list_backends;

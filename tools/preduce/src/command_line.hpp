@@ -22,7 +22,7 @@ inline constexpr int default_repeat = 9;
 // Numbers are taken as text and parsed by us: CLI11 2.1 reads "-1" into an unsigned
 // as 2^64 - 1 and "010" as octal, and neither should pass silently.
 struct flags {
-    std::optional<std::string> input, format_in, type, n, seed, pred, threads, repeat;
+    std::optional<std::string> input, input2, format_in, type, n, seed, pred, threads, repeat;
     std::string op = "sum";
     std::vector<std::string> backends{"all"};
     std::string format = "table";
@@ -31,6 +31,7 @@ struct flags {
 
 struct settings {
     std::optional<std::string> input;
+    std::optional<std::string> input2;  // dot's second input; only with input
     input_format format_in = input_format::automatic;
     std::optional<element_type> type;
     std::uint64_t n = default_n;

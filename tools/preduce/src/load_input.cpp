@@ -73,11 +73,8 @@ const char* generated_distribution(element_type t) {
     return "?";
 }
 
-namespace {
-// vector<T>(n) touches every page, so an --n beyond physical memory would not fail
-// with bad_alloc but get the process killed by the kernel; refuse it up front.
-void check_fits_in_memory(element_type t, std::uint64_t n) {
-    const std::uint64_t size = info(t).size;
+void check_fits_in_memory(element_type t, std::uint64_t n, std::uint64_t copies) {
+    const std::uint64_t size = info(t).size * (copies == 0 ? 1 : copies);
     std::uint64_t limit = std::numeric_limits<std::uint64_t>::max();
 #if defined(_SC_PHYS_PAGES) && defined(_SC_PAGESIZE)
     const long pages = sysconf(_SC_PHYS_PAGES), page = sysconf(_SC_PAGESIZE);
@@ -85,9 +82,9 @@ void check_fits_in_memory(element_type t, std::uint64_t n) {
 #endif
     if (n > limit / size)
         throw input_error("--n " + std::to_string(n) + " values of " + std::string(info(t).flag) +
+                          (copies > 1 ? " (" + std::to_string(copies) + " inputs)" : std::string()) +
                           " need more memory than this machine has (" + std::to_string(limit >> 20) + " MiB)");
 }
-} // namespace
 
 dataset generate_data(element_type t, std::uint64_t n, std::uint64_t seed) {
     check_fits_in_memory(t, n);

@@ -27,6 +27,11 @@ const char* format_name(input_format f);
 // same seed must give the same data (and the same sums) everywhere.
 dataset generate_data(element_type t, std::uint64_t n, std::uint64_t seed);
 
+// Throws input_error if `copies` arrays of n values of type t exceed physical memory:
+// vector<T>(n) touches every page, so an --n beyond it would not fail with bad_alloc
+// but get the process killed by the kernel. generate_data checks one copy.
+void check_fits_in_memory(element_type t, std::uint64_t n, std::uint64_t copies = 1);
+
 // "uniform in [-1, 1)" and the like, for the report header.
 const char* generated_distribution(element_type t);
 

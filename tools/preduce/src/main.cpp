@@ -3,7 +3,10 @@
 #include <cstdio>
 #include <exception>
 #include <new>
+#include <optional>
 #include <string>
+#include <type_traits>
+#include <variant>
 
 #include <CLI/CLI.hpp>
 #include <fmt/format.h>
@@ -55,23 +58,57 @@ int fail(const std::string& message, int status) {
     return status;
 }
 
+std::string type_text(const dataset& d) {
+    return std::visit(
+        [](const auto& v) {
+            using T = typename std::decay_t<decltype(v)>::value_type;
+            return std::string(preduce::detail::type_name<T>());
+        },
+        d);
+}
+
+// dot reads its inputs side by side: one element type, one length.
+void check_pair(const dataset& x, const std::string& x_name, const dataset& y, const std::string& y_name) {
+    if (type_of(x) != type_of(y))
+        throw input_error(y_name + ": its values are " + type_text(y) + " but those of " + x_name + " are " +
+                          type_text(x) + "; dot needs two inputs of one type (--type reads text and raw files as one)");
+    if (size_of(x) != size_of(y))
+        throw input_error(y_name + ": " + std::to_string(size_of(y)) + " values but " + x_name + " has " +
+                          std::to_string(size_of(x)) + "; dot needs two inputs of the same length");
+}
+
 int run(const settings& s) {
     if (s.list_backends) {
         for (auto b : preduce::available_backends()) fmt::print("{}\n", preduce::name(b));
         return 0;
     }
     dataset data;
+    std::optional<dataset> second;  // dot's y
     std::string source;
     if (s.input) {
         loaded_input in = load_input(*s.input, s.format_in, s.type);
         data = std::move(in.data);
         source = "read from " + *s.input + " (" + format_name(in.format) + ")";
+        if (s.input2) {
+            loaded_input in2 = load_input(*s.input2, s.format_in, s.type);
+            check_pair(data, *s.input, in2.data, *s.input2);
+            second = std::move(in2.data);
+            source += " and " + *s.input2 + " (" + format_name(in2.format) + ")";
+        }
     } else {
         const element_type t = s.type.value_or(element_type::f32);
-        data = generate_data(t, s.n, s.seed);
-        source = std::string("generated ") + generated_distribution(t) + ", seed " + std::to_string(s.seed);
+        if (s.op.is_binary()) {
+            check_fits_in_memory(t, s.n, 2);
+            data = generate_data(t, s.n, s.seed);
+            second = generate_data(t, s.n, s.seed + 1);  // --seed + 1, mod 2^64
+            source = std::string("generated ") + generated_distribution(t) + ", seeds " + std::to_string(s.seed) +
+                     " and " + std::to_string(s.seed + 1);
+        } else {
+            data = generate_data(t, s.n, s.seed);
+            source = std::string("generated ") + generated_distribution(t) + ", seed " + std::to_string(s.seed);
+        }
     }
-    const run_summary summary = run_all(data, s.op, {s.backends, s.threads, s.repeat});
+    const run_summary summary = run_all(data, second ? &*second : nullptr, s.op, {s.backends, s.threads, s.repeat});
     print_report(summary, s.format, source, s.repeat);
     return 0;
 }
@@ -81,7 +118,7 @@ int run(const settings& s) {
 int main(int argc, char** argv) {
     try {
         CLI::App app{"Parallel reductions with every preduce backend, side by side: result, rounding error "
-                     "against the exact sum, median time, GB/s and speed-up over seq.",
+                     "against the exact value, median time, GB/s and speed-up over seq.",
                      "preduce"};
         flags f;
         define_flags(app, f);

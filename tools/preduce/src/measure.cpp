@@ -4,6 +4,7 @@
 #include <chrono>
 #include <cmath>
 #include <limits>
+#include <stdexcept>
 #include <type_traits>
 
 #include <preduce/detail/exact_sum.hpp>
@@ -13,16 +14,41 @@ namespace {
 
 template <class R>
     requires std::is_arithmetic_v<R>
+scalar to_scalar(R r) {
+    if constexpr (std::is_floating_point_v<R>) return r;
+    else if constexpr (std::is_signed_v<R>) return static_cast<std::int64_t>(r);
+    else return static_cast<std::uint64_t>(r);
+}
+
+template <class R>
+    requires std::is_arithmetic_v<R>
 result_value to_result(R r) {
-    if constexpr (std::is_floating_point_v<R>) return {r, std::nullopt};
-    else if constexpr (std::is_signed_v<R>) return {static_cast<std::int64_t>(r), std::nullopt};
-    else return {static_cast<std::uint64_t>(r), std::nullopt};
+    result_value out;
+    out.value = to_scalar(r);
+    return out;
 }
 
 template <class T>
 result_value to_result(const preduce::arg_result<T>& r) {
-    result_value out = to_result(r.value);
+    result_value out;
+    out.value = to_scalar(r.value);
     out.index = r.index;
+    return out;
+}
+
+template <class T>
+result_value to_result(const preduce::minmax_result<T>& r) {
+    result_value out;
+    out.value = to_scalar(r.min);
+    out.min = to_scalar(r.min);
+    out.max = to_scalar(r.max);
+    return out;
+}
+
+result_value to_result(const preduce::moments_result& r) {
+    result_value out;
+    out.value = r.mean;
+    out.moments = r;
     return out;
 }
 
@@ -32,40 +58,78 @@ double median(std::vector<double> v) {
     return v.size() % 2 ? v[m] : (v[m - 1] + v[m]) / 2;
 }
 
-template <class T, class Op>
-backend_result measure(preduce::backend b, const std::vector<T>& data, const Op& op, const run_settings& s) {
+// call(backend, options) runs one reduction and returns its result.
+template <class Call>
+backend_result measure(preduce::backend b, const run_settings& s, const Call& call) {
     const preduce::options opts{.threads = s.threads};
-    auto r = preduce::reduce(b, data, op, opts);  // warm-up
+    auto r = call(b, opts);  // warm-up
     std::vector<double> times;
     for (int i = 0; i < s.repeat; ++i) {
         const auto t0 = std::chrono::steady_clock::now();
-        r = preduce::reduce(b, data, op, opts);
+        r = call(b, opts);
         const auto t1 = std::chrono::steady_clock::now();
         times.push_back(std::chrono::duration<double>(t1 - t0).count());
     }
     return {b, preduce::describe(b, opts), to_result(r), median(std::move(times)), std::nullopt};
 }
 
-// Float sums only: integer sums are exact (or wrap by definition), and min, max,
-// argmin, argmax and count_if involve no rounding at all.
+// Floating-point sums only (of x, |x|, x^2, x*y): integer sums are exact (or wrap by
+// definition), min, max, argmin, argmax and count_if involve no rounding at all, and
+// mean and var have no simple bound to hold them to.
 template <class T>
-std::optional<preduce::detail::exact_sum> exact_reference(const std::vector<T>& data, const operation& op,
-                                                          run_summary& summary) {
+std::optional<preduce::detail::exact_sum> exact_reference(const std::vector<T>& x, const std::vector<T>* y,
+                                                          const operation& op, run_summary& summary) {
     if constexpr (!std::is_floating_point_v<T>) {
         return std::nullopt;
     } else {
-        if (!op.is_sum()) return std::nullopt;
+        if (!op.is_sum_like()) return std::nullopt;
         preduce::detail::exact_sum exact;
         double sum_abs = 0;
-        for (T x : data) {
-            exact.add(x);
-            sum_abs += std::fabs(static_cast<double>(x));
+        // a*b exactly: in double for float, as the double product plus fma's exact
+        // remainder for double (exact barring underflow and overflow).
+        const auto add_product = [&](T a, T b) {
+            if constexpr (std::is_same_v<T, float>) {
+                const double p = static_cast<double>(a) * static_cast<double>(b);
+                exact.add(p);
+                sum_abs += std::fabs(p);
+            } else {
+                const double p = a * b;
+                exact.add(p);
+                if (std::isfinite(p)) exact.add(std::fma(a, b, -p));
+                sum_abs += std::fabs(p);
+            }
+        };
+        for (std::size_t i = 0; i < x.size(); ++i) {
+            switch (op.kind) {
+            case op_kind::sumsq: add_product(x[i], x[i]); break;
+            case op_kind::dot: add_product(x[i], (*y)[i]); break;
+            case op_kind::asum: exact.add(std::fabs(x[i])); sum_abs += std::fabs(static_cast<double>(x[i])); break;
+            default: exact.add(x[i]); sum_abs += std::fabs(static_cast<double>(x[i])); break;
+            }
         }
-        // Only sum over float accumulates in float; wide_sum of float accumulates in double.
-        const bool in_float = std::is_same_v<T, float> && op.kind == op_kind::sum;
-        const double u = in_float ? std::numeric_limits<float>::epsilon() / 2 : std::numeric_limits<double>::epsilon() / 2;
-        const double n = static_cast<double>(data.size());
-        summary.reference = sum_reference{static_cast<double>(exact.value()), sum_abs, n > 1 ? (n - 1) * u * sum_abs : 0.0};
+        // Only wide_sum of float accumulates in double; everything else in the element type.
+        const bool in_float = std::is_same_v<T, float> && op.kind != op_kind::wide_sum;
+        const double u =
+            in_float ? std::numeric_limits<float>::epsilon() / 2 : std::numeric_limits<double>::epsilon() / 2;
+        const double n = static_cast<double>(x.size());
+        sum_reference ref{static_cast<double>(exact.value()), sum_abs, 0.0, "", "", ""};
+        switch (op.kind) {
+        case op_kind::sumsq:
+        case op_kind::dot:
+            // Each product rounds once more than a plain sum's terms.
+            ref.bound = n * u * sum_abs;
+            ref.what = op.kind == op_kind::dot ? "dot" : "sum x^2";
+            ref.formula = op.kind == op_kind::dot ? "n*u*sum|x*y|" : "n*u*sum x^2";
+            ref.source = "Jeannerod-Rump";
+            break;
+        default:
+            ref.bound = n > 1 ? (n - 1) * u * sum_abs : 0.0;
+            ref.what = op.kind == op_kind::asum ? "sum|x|" : "sum";
+            ref.formula = "(n-1)*u*sum|x|";
+            ref.source = "Higham";
+            break;
+        }
+        summary.reference = std::move(ref);
         return exact;
     }
 }
@@ -76,20 +140,30 @@ double result_value::as_double() const {
     return std::visit([](auto v) { return static_cast<double>(v); }, value);
 }
 
-run_summary run_all(const dataset& data, const operation& op, const run_settings& settings) {
+run_summary run_all(const dataset& data, const dataset* second, const operation& op, const run_settings& settings) {
+    if (op.is_binary() != (second != nullptr)) throw std::logic_error("internal: dot takes two inputs, others one");
     return std::visit(
         [&](const auto& v) {
             using T = typename std::decay_t<decltype(v)>::value_type;
+            // The caller checked that y has x's type and length (std::get throws otherwise).
+            const std::vector<T>* y = second ? &std::get<std::vector<T>>(*second) : nullptr;
             run_summary summary;
             summary.op = op;
             summary.type_name = preduce::detail::type_name<T>();
             summary.n = v.size();
-            summary.bytes = v.size() * sizeof(T);
+            summary.bytes = v.size() * sizeof(T) * (y ? 2 : 1);
             with_preduce_op<T>(op, [&](const auto& pop) {
-                for (auto b : settings.backends) summary.results.push_back(measure(b, v, pop, settings));
+                // dot compiles only in the two-input reduce(), the others only in the one-input one.
+                const auto call = [&](preduce::backend be, const preduce::options& o) {
+                    if constexpr (std::is_same_v<std::remove_cvref_t<decltype(pop)>, preduce::dot_op>)
+                        return preduce::reduce(be, v, *y, pop, o);
+                    else
+                        return preduce::reduce(be, v, pop, o);
+                };
+                for (auto b : settings.backends) summary.results.push_back(measure(b, settings, call));
                 return 0;
             });
-            if (const auto exact = exact_reference(v, op, summary))
+            if (const auto exact = exact_reference(v, y, op, summary))
                 for (auto& r : summary.results) {
                     // The error itself computed exactly: add -result to the exact partials,
                     // which gives exact - result, rounded once.

@@ -15,10 +15,16 @@
 
 namespace preduce_cli {
 
+// One number in the type it was computed in, so that printing it loses nothing.
+using scalar = std::variant<std::int64_t, std::uint64_t, float, double>;
+
+// A backend's result; which members are set follows operation::shape().
 struct result_value {
-    std::variant<std::int64_t, std::uint64_t, float, double> value;
+    scalar value;                      // scalar ops; the value argmin/argmax found
     std::optional<std::size_t> index;  // argmin/argmax only; preduce::no_index for an empty input
-    double as_double() const;
+    std::optional<scalar> min, max;    // minmax only
+    std::optional<preduce::moments_result> moments;  // moments only
+    double as_double() const;          // of value
 };
 
 struct backend_result {
@@ -26,21 +32,27 @@ struct backend_result {
     std::string label;              // e.g. "openmp(2 threads)"
     result_value result;
     double median_s = 0;
-    std::optional<double> error;    // result - exact sum, floating-point sums only
+    std::optional<double> error;    // result - exact value, floating-point sums only
 };
 
-// The exact reference of a floating-point sum and the rounding error allowed to it.
+// The exact reference of a floating-point sum (of x, |x|, x^2 or x*y: operation::is_sum_like)
+// and the rounding error allowed to it.
 struct sum_reference {
-    double exact;    // the exact sum, rounded once to double
-    double sum_abs;  // sum |x_i|
-    double bound;    // (n - 1) * u * sum |x_i|, Higham's bound for any summation order
+    double exact;     // the exact value, rounded once to double
+    double sum_abs;   // sum |t_i| of the terms t_i summed (x_i, |x_i|, x_i^2, x_i*y_i)
+    double bound;     // (n - 1) * u * sum |x_i| for sums (Higham; Rump: any order), and
+                      // n * u * sum |x_i*y_i| for sumsq and dot, whose products round too
+                      // (Jeannerod and Rump, any order); u of the accumulator type
+    std::string what;     // "sum", "sum|x|", "sum x^2", "dot"
+    std::string formula;  // "(n-1)*u*sum|x|", ...
+    std::string source;   // "Higham", "Jeannerod-Rump"
 };
 
 struct run_summary {
     operation op;
     std::string type_name;  // "float32", ...
     std::uint64_t n = 0;
-    std::uint64_t bytes = 0;
+    std::uint64_t bytes = 0;  // read per call: both inputs for dot
     std::optional<sum_reference> reference;
     std::vector<backend_result> results;
 };
@@ -51,6 +63,7 @@ struct run_settings {
     int repeat = 9;
 };
 
-run_summary run_all(const dataset& data, const operation& op, const run_settings& settings);
+// `second` is dot's y (same type and length as data, checked by the caller), else null.
+run_summary run_all(const dataset& data, const dataset* second, const operation& op, const run_settings& settings);
 
 } // namespace preduce_cli

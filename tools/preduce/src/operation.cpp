@@ -7,7 +7,7 @@
 namespace preduce_cli {
 namespace {
 
-constexpr std::array<std::pair<std::string_view, op_kind>, 8> ops{{
+constexpr std::array<std::pair<std::string_view, op_kind>, 15> ops{{
     {"sum", op_kind::sum},
     {"wide_sum", op_kind::wide_sum},
     {"prod", op_kind::prod},
@@ -16,6 +16,13 @@ constexpr std::array<std::pair<std::string_view, op_kind>, 8> ops{{
     {"argmin", op_kind::argmin},
     {"argmax", op_kind::argmax},
     {"count_if", op_kind::count_if},
+    {"sumsq", op_kind::sumsq},
+    {"asum", op_kind::asum},
+    {"dot", op_kind::dot},
+    {"mean", op_kind::mean},
+    {"var", op_kind::var},
+    {"minmax", op_kind::minmax},
+    {"moments", op_kind::moments},
 }};
 
 struct predicate_info {

@@ -12,7 +12,18 @@
 
 namespace preduce_cli {
 
-enum class op_kind { sum, wide_sum, prod, min, max, argmin, argmax, count_if };
+enum class op_kind {
+    sum, wide_sum, prod, min, max, argmin, argmax, count_if,
+    sumsq, asum, dot, mean, var, minmax, moments,
+};
+
+// What one result looks like, which decides the columns of the report.
+enum class result_shape {
+    scalar,   // one number: sums, prod, min, max, count_if, mean, var
+    arg,      // argmin/argmax: value and index
+    minmax,   // min and max
+    moments,  // count, mean, variance
+};
 
 struct predicate_text {
     preduce::predicate_kind kind;
@@ -26,8 +37,21 @@ struct operation {
     std::optional<predicate_text> pred;
     std::string pred_spec;  // --pred as typed, empty unless count_if
 
-    bool is_sum() const { return kind == op_kind::sum || kind == op_kind::wide_sum; }
     bool is_arg() const { return kind == op_kind::argmin || kind == op_kind::argmax; }
+    // Reads two inputs side by side (--input2, or a second generated vector).
+    bool is_binary() const { return kind == op_kind::dot; }
+    // Sums of element-type values (of x, |x|, x^2 or x*y): over floats they round, and
+    // the report measures that rounding against the exact value.
+    bool is_sum_like() const {
+        return kind == op_kind::sum || kind == op_kind::wide_sum || kind == op_kind::asum ||
+               kind == op_kind::sumsq || kind == op_kind::dot;
+    }
+    result_shape shape() const {
+        if (is_arg()) return result_shape::arg;
+        if (kind == op_kind::minmax) return result_shape::minmax;
+        if (kind == op_kind::moments) return result_shape::moments;
+        return result_shape::scalar;
+    }
 };
 
 // Throws usage_error for an unknown op, a missing/extra/malformed --pred.
@@ -46,7 +70,8 @@ T threshold(const std::string& text, const char* what) {
 } // namespace detail
 
 // Calls f(op) with the preduce operation object for element type T; every branch
-// must return the same type.
+// must return the same type. For dot, f gets preduce::dot, which only a two-input
+// reduce() accepts: f must tell it apart (std::same_as<..., preduce::dot_op>).
 template <class T, class F>
 auto with_preduce_op(const operation& op, F&& f) {
     switch (op.kind) {
@@ -57,6 +82,13 @@ auto with_preduce_op(const operation& op, F&& f) {
     case op_kind::max: return f(preduce::max);
     case op_kind::argmin: return f(preduce::argmin);
     case op_kind::argmax: return f(preduce::argmax);
+    case op_kind::sumsq: return f(preduce::sumsq);
+    case op_kind::asum: return f(preduce::asum);
+    case op_kind::dot: return f(preduce::dot);
+    case op_kind::mean: return f(preduce::mean);
+    case op_kind::var: return f(preduce::variance);
+    case op_kind::minmax: return f(preduce::minmax);
+    case op_kind::moments: return f(preduce::moments);
     case op_kind::count_if: break;
     }
     preduce::predicate_spec<T> spec{op.pred->kind, T{}, T{}};

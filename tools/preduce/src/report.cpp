@@ -13,15 +13,42 @@ namespace {
 
 bool index_is_none(const result_value& r) { return r.index && *r.index == preduce::no_index; }
 
-// Shortest text that reads back as the same value ({fmt}'s default), "nan"/"inf" included.
-std::string value_text(const result_value& r) {
-    if (index_is_none(r)) return "none";  // the identity of an empty argmin is not a value
-    return std::visit([](auto v) { return fmt::format("{}", v); }, r.value);
-}
-
 std::string index_text(const result_value& r) {
     if (!r.index) return "";
     return index_is_none(r) ? "none" : fmt::format("{}", *r.index);
+}
+
+// Shortest text that reads back as the same value ({fmt}'s default), "nan"/"inf" included.
+std::string scalar_text(const scalar& v) {
+    return std::visit([](auto x) { return fmt::format("{}", x); }, v);
+}
+
+std::string value_text(const result_value& r) {
+    if (index_is_none(r)) return "none";  // the identity of an empty argmin is not a value
+    return scalar_text(r.value);
+}
+
+// The table's result columns for each shape of result, and one result's cells under them.
+std::vector<std::string> result_headers(result_shape shape) {
+    switch (shape) {
+    case result_shape::scalar: return {"result"};
+    case result_shape::arg: return {"result", "index"};
+    case result_shape::minmax: return {"min", "max"};
+    case result_shape::moments: return {"count", "mean", "variance"};
+    }
+    return {};
+}
+
+std::vector<std::string> result_cells(result_shape shape, const result_value& r) {
+    switch (shape) {
+    case result_shape::scalar: return {value_text(r)};
+    case result_shape::arg: return {value_text(r), index_text(r)};
+    case result_shape::minmax: return {scalar_text(*r.min), scalar_text(*r.max)};
+    case result_shape::moments:
+        return {fmt::format("{}", r.moments->count), fmt::format("{}", r.moments->mean),
+                fmt::format("{}", r.moments->variance())};
+    }
+    return {};
 }
 
 std::optional<double> gbps(const run_summary& s, const backend_result& r) {
@@ -53,26 +80,27 @@ std::string bytes_text(std::uint64_t b) {
 }
 
 void print_table(const run_summary& s, const std::string& source, int repeat) {
-    fmt::print("{} of {} {} ({}), {}\n", s.op.label, s.n, s.type_name, bytes_text(s.bytes), source);
+    fmt::print("{} of {} {}{} ({}), {}\n", s.op.label, s.n, s.type_name, s.op.is_binary() ? " pairs" : "",
+               bytes_text(s.bytes), source);
     if (s.reference)
-        fmt::print("exact sum {} (Shewchuk); error = result - exact; bound = (n-1)*u*sum|x| = {:.3g} (Higham)\n",
-                   s.reference->exact, s.reference->bound);
+        fmt::print("exact {} {} (Shewchuk); error = result - exact; bound = {} = {:.3g} ({})\n", s.reference->what,
+                   s.reference->exact, s.reference->formula, s.reference->bound, s.reference->source);
     fmt::print("time: median of {} run{} after one warm-up\n\n", repeat, repeat == 1 ? "" : "s");
 
-    const bool with_index = s.op.is_arg();
+    const result_shape shape = s.op.shape();
     const bool with_error = s.reference.has_value();
     const bool with_speedup = std::any_of(s.results.begin(), s.results.end(),
                                           [](const auto& r) { return r.backend == preduce::backend::seq; });
-    std::vector<std::string> header{"backend", "result"};
-    if (with_index) header.push_back("index");
+    std::vector<std::string> header{"backend"};
+    for (auto& h : result_headers(shape)) header.push_back(std::move(h));
     if (with_error) header.insert(header.end(), {"error", "error/bound"});
     header.insert(header.end(), {"median", "GB/s"});
     if (with_speedup) header.push_back("speed-up");
 
     std::vector<std::vector<std::string>> rows{header};
     for (const auto& r : s.results) {
-        std::vector<std::string> row{r.label, value_text(r.result)};
-        if (with_index) row.push_back(index_text(r.result));
+        std::vector<std::string> row{r.label};
+        for (auto& c : result_cells(shape, r.result)) row.push_back(std::move(c));
         if (with_error) {
             row.push_back(*r.error == 0 ? "0" : fmt::format("{:+.2e}", *r.error));
             row.push_back(s.reference->bound > 0 ? fmt::format("{:.1e}", std::fabs(*r.error) / s.reference->bound)
@@ -113,13 +141,31 @@ nlohmann::ordered_json json_number(double v) {
     return v;
 }
 
-nlohmann::ordered_json json_value(const result_value& r) {
+nlohmann::ordered_json json_value(const scalar& value) {
     return std::visit(
         [](auto v) -> nlohmann::ordered_json {
             if constexpr (std::is_floating_point_v<decltype(v)>) return json_number(static_cast<double>(v));
             else return v;
         },
-        r.value);
+        value);
+}
+
+nlohmann::ordered_json json_result(result_shape shape, const result_value& r) {
+    switch (shape) {
+    case result_shape::scalar: break;
+    case result_shape::arg: {
+        const bool none = index_is_none(r);
+        return {{"value", none ? nlohmann::ordered_json(nullptr) : json_value(r.value)},
+                {"index", none ? nlohmann::ordered_json(nullptr) : nlohmann::ordered_json(*r.index)}};
+    }
+    case result_shape::minmax: return {{"min", json_value(*r.min)}, {"max", json_value(*r.max)}};
+    case result_shape::moments:
+        return {{"count", r.moments->count},
+                {"mean", json_number(r.moments->mean)},
+                {"variance", json_number(r.moments->variance())},
+                {"sample_variance", json_number(r.moments->sample_variance())}};
+    }
+    return json_value(r.value);
 }
 
 void print_json(const run_summary& s) {
@@ -131,13 +177,7 @@ void print_json(const run_summary& s) {
                            {"type", s.type_name},
                            {"n", s.n}};
         if (!s.op.pred_spec.empty()) rec["pred"] = s.op.pred_spec;
-        if (r.result.index) {
-            const bool none = index_is_none(r.result);
-            rec["result"] = {{"value", none ? nlohmann::ordered_json(nullptr) : json_value(r.result)},
-                             {"index", none ? nlohmann::ordered_json(nullptr) : nlohmann::ordered_json(*r.result.index)}};
-        } else {
-            rec["result"] = json_value(r.result);
-        }
+        rec["result"] = json_result(s.op.shape(), r.result);
         rec["time_s"] = r.median_s;
         const auto g = gbps(s, r);
         rec["gbps"] = g ? nlohmann::ordered_json(*g) : nlohmann::ordered_json(nullptr);
@@ -160,7 +200,11 @@ std::string csv_cell(const std::string& v) {
 }
 
 void print_csv(const run_summary& s) {
-    fmt::print("backend,label,op,pred,type,n,result,index,time_s,gbps,speedup,error,error_bound\n");
+    // New columns go at the end, so that scripts reading the old ones by position still work.
+    fmt::print("backend,label,op,pred,type,n,result,index,time_s,gbps,speedup,error,error_bound,"
+               "min,max,count,mean,variance\n");
+    const result_shape shape = s.op.shape();
+    const bool whole = shape == result_shape::scalar || shape == result_shape::arg;  // fits in result/index
     for (const auto& r : s.results) {
         const auto g = gbps(s, r);
         const auto x = speedup(s, r);
@@ -171,13 +215,18 @@ void print_csv(const run_summary& s) {
             s.op.pred_spec,
             s.type_name,
             fmt::format("{}", s.n),
-            value_text(r.result),
-            index_text(r.result),
+            whole ? value_text(r.result) : "",
+            whole ? index_text(r.result) : "",
             fmt::format("{}", r.median_s),
             g ? fmt::format("{}", *g) : "",
             x ? fmt::format("{}", *x) : "",
             r.error ? fmt::format("{}", *r.error) : "",
             r.error ? fmt::format("{}", s.reference->bound) : "",
+            r.result.min ? scalar_text(*r.result.min) : "",
+            r.result.max ? scalar_text(*r.result.max) : "",
+            r.result.moments ? fmt::format("{}", r.result.moments->count) : "",
+            r.result.moments ? fmt::format("{}", r.result.moments->mean) : "",
+            r.result.moments ? fmt::format("{}", r.result.moments->variance()) : "",
         };
         std::string line;
         for (std::size_t i = 0; i < row.size(); ++i) line += (i ? "," : "") + csv_cell(row[i]);

@@ -13,6 +13,7 @@ import math
 import os
 import random
 import re
+import statistics
 import struct
 import subprocess
 import sys
@@ -141,7 +142,8 @@ def case_default_run():
 @case
 def case_help():
     out = ok("--help")
-    for word in ("--input", "--op", "--pred", "--backend", "--format", "results"):
+    for word in ("--input", "--input2", "--op", "--pred", "--backend", "--format", "results",
+                 "sumsq", "asum", "dot", "mean", "var", "minmax", "moments"):
         check(word in out, f"--help does not mention {word}")
 
 
@@ -407,6 +409,262 @@ def case_fuzz_npy():
         else:
             check(p.stderr.count("\n") == 1 and p.stderr.startswith("preduce: error: "),
                   f"iteration {i}: stderr {p.stderr!r}; input {bytes(data)!r}")
+
+
+# ---------------------------------------------------------------- cases: sumsq, asum, dot, mean, var, minmax, moments
+
+def wrap(v, bits, signed):
+    """v reduced mod 2^bits, as the element type holds it: integer sums wrap."""
+    v %= 1 << bits
+    return v - (1 << bits) if signed and v >= 1 << (bits - 1) else v
+
+
+def close(a, b, rel=1e-12):
+    return a == b or (isinstance(a, float) and isinstance(b, float) and math.isnan(a) and math.isnan(b)) or \
+        math.isclose(a, b, rel_tol=rel, abs_tol=0)
+
+
+def agreeing(*args, rel=1e-12):
+    """The records of a run whose results (numbers, or objects of numbers) agree within rel."""
+    recs = records(*args)
+    first = recs[0]["result"]
+    for r in recs:
+        res = r["result"]
+        if isinstance(first, dict):
+            check(res.keys() == first.keys(), f"result keys differ: {recs}")
+            pairs = [(res[k], first[k]) for k in first]
+        else:
+            pairs = [(res, first)]
+        for a, b in pairs:
+            same = a == b or (isinstance(a, (int, float)) and isinstance(b, (int, float)) and close(float(a), float(b), rel))
+            check(same, f"backends disagree beyond {rel}: {[x['result'] for x in recs]}")
+    return recs
+
+
+@case
+def case_sumsq_asum_known():
+    ints = [3, -4, 12, -7, 0, 100]
+    path = write("ints.txt", "".join(f"{v}\n" for v in ints))
+    check(one_result("--input", path, "--op", "sumsq")["result"] == sum(v * v for v in ints), "sumsq int64")
+    check(one_result("--input", path, "--op", "asum")["result"] == sum(abs(v) for v in ints), "asum int64")
+    # Accumulated like sum: int32 wraps (50000^2 > 2^31), and |INT32_MIN| wraps to itself.
+    path = write("i32.npy", npy_bytes("<i4", (2,), pack("i", [50000, 3])))
+    r = one_result("--input", path, "--op", "sumsq")
+    check(r["type"] == "int32" and r["result"] == wrap(50000**2 + 9, 32, True), f"sumsq wraps: {r}")
+    path = write("min.npy", npy_bytes("<i4", (2,), pack("i", [-2**31, 5])))
+    check(one_result("--input", path, "--op", "asum")["result"] == wrap(2**31 + 5, 32, True), "asum wraps")
+    path = write("u64.bin", pack("Q", [2**32, 3]))
+    check(one_result("--input", path, "--type", "u64", "--op", "sumsq")["result"] == wrap(2**64 + 9, 64, False), "u64")
+    # Floats exactly representable, with exact sums: no rounding, error 0, on every backend.
+    vals = [1.5, -2.25, 3.0, 0.5]
+    for descr, fmt, tname in (("<f4", "f", "float32"), ("<f8", "d", "float64")):
+        path = write("f.npy", npy_bytes(descr, (4,), pack(fmt, vals)))
+        r = one_result("--input", path, "--op", "sumsq")
+        check(r["type"] == tname and r["result"] == sum(v * v for v in vals) == 16.5625 and r["error"] == 0, r)
+        check(r["exact"] == 16.5625 and r["error_bound"] > 0, r)
+        r = one_result("--input", path, "--op", "asum")
+        check(r["result"] == 7.25 and r["error"] == 0, r)
+    # The table names what the exact reference is.
+    out = ok("--input", path, "--op", "sumsq", "--repeat", "1")
+    check("exact sum x^2 16.5625" in out and "n*u*sum x^2" in out, out)
+    check(all(r["error"] == "0" for r in table_rows(out)), out)
+
+
+@case
+def case_dot_known():
+    xs, ys = [1, -2, 3, 40], [5, 6, -7, 8]
+    x = write("x.txt", "".join(f"{v}\n" for v in xs))
+    y = write("y.txt", "".join(f"{v}\n" for v in ys))
+    r = one_result("--input", x, "--input2", y, "--op", "dot")
+    check(r["result"] == sum(a * b for a, b in zip(xs, ys)) and r["type"] == "int64" and r["n"] == 4, r)
+    check(r["op"] == "dot" and "error" not in r, r)
+    out = ok("--input", x, "--input2", y, "--op", "dot", "--repeat", "1")
+    check("dot of 4 int64 pairs (64 bytes)" in out and "x.txt (text) and " in out, out)
+    # --type and --format-in apply to both inputs; any of the three formats, mixed.
+    r = one_result("--input", x, "--input2", y, "--op", "dot", "--format-in", "text", "--type", "f32")
+    check(r["type"] == "float32" and r["result"] == sum(a * b for a, b in zip(xs, ys)) and r["error"] == 0, r)
+    fx = [0.5, -1.25, 2.0, 3.0]
+    fy = [4.0, 0.75, -0.5, 1.5]
+    px = write("x.npy", npy_bytes("<f8", (2, 2), pack("d", fx)))
+    py = write("y.npy", npy_bytes("<f8", (4,), pack("d", fy), version=2))
+    expect = math.fsum(a * b for a, b in zip(fx, fy))
+    r = one_result("--input", px, "--input2", py, "--op", "dot")
+    check(r["type"] == "float64" and r["result"] == expect == 4.5625 and r["error"] == 0, r)
+    # Each file's format is guessed on its own: npy and text (float64) together.
+    pt = write("y.txt", "".join(f"{v}\n" for v in fy))
+    check(one_result("--input", px, "--input2", pt, "--op", "dot")["result"] == expect, "npy with text")
+    bx, by = write("x.bin", pack("i", [7, -3, 2**31 - 1])), write("y.bin", pack("i", [2, 2, 2]))
+    r = one_result("--input", bx, "--input2", by, "--type", "i32", "--op", "dot")
+    check(r["type"] == "int32" and r["result"] == wrap(14 - 6 + 2 * (2**31 - 1), 32, True), f"int32 dot wraps: {r}")
+    # Empty inputs: 0.
+    e = write("e.npy", npy_bytes("<f4", (0,), b""))
+    check(one_result("--input", e, "--input2", e, "--op", "dot")["result"] == 0, "empty dot")
+
+
+@case
+def case_dot_generated():
+    # Without --input both vectors are generated (seeds --seed and --seed + 1). Float dots
+    # stay inside the bound each record reports; integer dots agree exactly.
+    for t in ("f32", "f64"):
+        for r in records("--n", 5000, "--type", t, "--op", "dot", "--seed", 5):
+            check(r["op"] == "dot" and r["n"] == 5000 and abs(r["error"]) <= r["error_bound"], f"{t}: {r}")
+    for t in ("i32", "u32", "i64", "u64"):
+        recs = records("--n", 5000, "--type", t, "--op", "dot", "--seed", 5)
+        check(all(r["result"] == recs[0]["result"] for r in recs), f"{t}: {recs}")
+    out = ok("--n", 100, "--op", "dot", "--seed", 7, "--repeat", "1")
+    check("dot of 100 float32 pairs" in out and "seeds 7 and 8" in out, out)
+    check("exact dot" in out and "n*u*sum|x*y|" in out, out)
+    check(all(float(r["error/bound"]) <= 1.0 for r in table_rows(out)), out)
+
+
+@case
+def case_dot_input2_errors():
+    x = write("x.txt", "1\n2\n3\n")
+    # Missing: dot with --input needs --input2 (a usage error).
+    fails("--input", x, "--op", "dot", status=2, contains="--input2")
+    # Length mismatch.
+    fails("--input", x, "--input2", write("y2.txt", "1\n2\n"), "--op", "dot", status=1, contains="same length")
+    px = write("x.npy", npy_bytes("<f4", (3,), pack("f", [1, 2, 3])))
+    fails("--input", px, "--input2", write("y4.npy", npy_bytes("<f4", (4,), pack("f", [1, 2, 3, 4]))), "--op", "dot",
+          status=1, contains="same length")
+    # dtype mismatch: int64 text against float64 text, float32 against float64 npy.
+    fails("--input", x, "--input2", write("yf.txt", "1\n2.5\n3\n"), "--op", "dot", status=1, contains="one type")
+    fails("--input", px, "--input2", write("y8.npy", npy_bytes("<f8", (3,), pack("d", [1, 2, 3]))), "--op", "dot",
+          status=1, contains="one type")
+    # ... unless --type reads both text files as one type.
+    check(one_result("--input", x, "--input2", write("yf.txt", "1\n2.5\n3\n"), "--op", "dot",
+                     "--format-in", "text", "--type", "f64")["result"] == 15.0, "--type for both")
+    # --input2 is for dot only, needs --input, and must be readable.
+    fails("--input", x, "--input2", x, "--op", "sum", status=2, contains="--input2")
+    fails("--input2", x, "--op", "dot", status=2, contains="--input")
+    fails("--input", x, "--input2", os.path.join(TMP, "missing.txt"), "--op", "dot", status=1, contains="missing.txt")
+    fails("--input", x, "--input2", write("bad.txt", "1\nx\n3\n"), "--op", "dot", status=1, contains="bad.txt:2:")
+
+
+@case
+def case_mean_var_known():
+    # Known data: population variance (divide by n), as float64 whatever the input type.
+    # Tolerances follow the condition number of the variance, sqrt(1 + mean^2/var):
+    # about 1 for the first ones, 2e8 for the offset data, where the textbook
+    # sum(x^2)/n - mean^2 would lose every digit (x^2 ~ 1e18, ulp 128) but the
+    # pairwise/Welford updates keep ~8.
+    for data, mean, var, rel in (([2, 4, 4, 4, 5, 5, 7, 9], 5.0, 4.0, 1e-12),
+                                 (list(range(1, 101)), 50.5, 833.25, 1e-12),
+                                 ([1e9 + 4, 1e9 + 7, 1e9 + 13, 1e9 + 16], 1e9 + 10, 22.5, 1e-6),
+                                 ([0.1, 0.2, 0.3, 0.4, 0.5], None, None, 1e-12)):
+        if mean is None:
+            mean, var = float(statistics.fmean(data)), float(statistics.pvariance(data))
+        path = write("d.txt", "".join(f"{v!r}\n" for v in data))
+        for r in agreeing("--input", path, "--op", "mean", rel=rel):
+            check(isinstance(r["result"], float) and close(r["result"], mean), f"mean {data}: {r} vs {mean}")
+        for r in agreeing("--input", path, "--op", "var", rel=rel):
+            check(isinstance(r["result"], float) and close(r["result"], var, rel), f"var {data}: {r} vs {var}")
+            check(r["op"] == "var" and "error" not in r, r)
+    # Every element type, through npy.
+    vals = [3, 1, 4, 1, 5, 9, 2, 6]
+    for descr, fmt in (("<i4", "i"), ("<u4", "I"), ("<i8", "q"), ("<u8", "Q"), ("<f4", "f"), ("<f8", "d")):
+        path = write("t.npy", npy_bytes(descr, (8,), pack(fmt, vals)))
+        check(close(one_result("--input", path, "--op", "mean")["result"], statistics.fmean(vals)), descr)
+        check(close(agreeing("--input", path, "--op", "var")[0]["result"], statistics.pvariance(vals)), descr)
+    # Constant data: variance exactly 0 where the mean is exact (for 0.1 the two-pass
+    # blocks of the host backends round the mean, leaving a deviation of one ulp, so
+    # that is only within tolerance). Empty input: nan (a string in JSON).
+    path = write("c.txt", "0.5\n0.5\n0.5\n")
+    check(one_result("--input", path, "--op", "var")["result"] == 0.0, "constant")
+    path = write("c.txt", "0.1\n0.1\n0.1\n")
+    check(all(abs(r["result"]) < 1e-30 for r in records("--input", path, "--op", "var")), "constant 0.1")
+    e = write("e.npy", npy_bytes("<f8", (0,), b""))
+    check(one_result("--input", e, "--op", "mean")["result"] == "nan", "mean of nothing")
+    check(one_result("--input", e, "--op", "var")["result"] == "nan", "var of nothing")
+    # Full precision in the table and CSV: the text reads back as the JSON value.
+    path = write("d.txt", "0.1\n0.2\n0.7\n")
+    j = one_result("--input", path, "--op", "var", "--backend", "seq")["result"]
+    row = table_rows(ok("--input", path, "--op", "var", "--backend", "seq", "--repeat", "1"))[0]
+    check(float(row["result"]) == j, f"table {row} vs json {j}")
+    csv = ok("--input", path, "--op", "mean", "--backend", "seq", "--format", "csv", "--repeat", "1").splitlines()
+    cells = dict(zip(csv[0].split(","), csv[1].split(",")))
+    check(float(cells["result"]) == one_result("--input", path, "--op", "mean", "--backend", "seq")["result"], cells)
+
+
+@case
+def case_minmax_and_moments():
+    path = write("ints.txt", "5\n-3\n9\n-3\n9\n")
+    r = one_result("--input", path, "--op", "minmax")
+    check(r["result"] == {"min": -3, "max": 9} and r["op"] == "minmax", r)
+    rows = table_rows(ok("--input", path, "--op", "minmax", "--repeat", "1"))
+    check(all(x["min"] == "-3" and x["max"] == "9" for x in rows), rows)
+    # Floats: both values exact; NaN propagates to both.
+    vals = [0.5, -2.25, 3.0, 0.25]
+    path = write("f.npy", npy_bytes("<f4", (4,), pack("f", vals)))
+    check(one_result("--input", path, "--op", "minmax")["result"] == {"min": -2.25, "max": 3.0}, "f32 minmax")
+    path = write("nan.npy", npy_bytes("<f8", (3,), pack("d", [1.0, math.nan, 2.0])))
+    check(one_result("--input", path, "--op", "minmax")["result"] == {"min": "nan", "max": "nan"}, "NaN")
+    # Empty input: the identities.
+    check(one_result("--n", 0, "--op", "minmax")["result"] == {"min": "inf", "max": "-inf"}, "empty f32")
+    path = write("u.npy", npy_bytes("<u4", (0,), b""))
+    check(one_result("--input", path, "--op", "minmax")["result"] == {"min": 2**32 - 1, "max": 0}, "empty u32")
+    # Generated data: minmax is min and max in one pass, on every backend and type.
+    for t in ("f32", "f64", "i32", "u32", "i64", "u64"):
+        args = ("--n", 3000, "--type", t, "--seed", 11)
+        mm = one_result(*args, "--op", "minmax")["result"]
+        check(mm == {"min": one_result(*args, "--op", "min")["result"],
+                     "max": one_result(*args, "--op", "max")["result"]}, f"{t}: {mm}")
+    # moments: count, mean, population and sample variance.
+    data = [2, 4, 4, 4, 5, 5, 7, 9]
+    path = write("m.txt", "".join(f"{v}\n" for v in data))
+    for r in agreeing("--input", path, "--op", "moments"):
+        m = r["result"]
+        check(m["count"] == 8 and close(m["mean"], 5.0) and close(m["variance"], 4.0), m)
+        check(close(m["sample_variance"], float(statistics.variance(data))), m)
+    rows = table_rows(ok("--input", path, "--op", "moments", "--repeat", "1"))
+    check(all(x["count"] == "8" and close(float(x["mean"]), 5.0) and close(float(x["variance"]), 4.0) for x in rows), rows)
+    m = one_result("--input", write("one.txt", "7\n"), "--op", "moments")["result"]
+    check(m == {"count": 1, "mean": 7.0, "variance": 0.0, "sample_variance": "nan"}, m)
+    for t in ("f32", "i64"):
+        recs = agreeing("--n", 4000, "--type", t, "--op", "moments", "--seed", 2, rel=1e-9)
+        check(recs[0]["result"]["count"] == 4000, recs)
+
+
+@case
+def case_csv_new_columns():
+    names = available_backends()
+    path = write("ints.txt", "5\n-3\n9\n")
+    out = ok("--input", path, "--op", "minmax", "--format", "csv", "--repeat", "1").splitlines()
+    check(out[0] == "backend,label,op,pred,type,n,result,index,time_s,gbps,speedup,error,error_bound,"
+                   "min,max,count,mean,variance", out[0])
+    check(len(out) == 1 + len(names), out)
+    for line in out[1:]:
+        c = dict(zip(out[0].split(","), line.split(",")))
+        check(c["min"] == "-3" and c["max"] == "9" and c["result"] == "" and c["count"] == "", c)
+    out = ok("--input", path, "--op", "moments", "--format", "csv", "--repeat", "1").splitlines()
+    for line in out[1:]:
+        c = dict(zip(out[0].split(","), line.split(",")))
+        check(c["count"] == "3" and close(float(c["mean"]), 11 / 3) and c["result"] == "" and c["min"] == "", c)
+        check(close(float(c["variance"]), float(statistics.pvariance([5, -3, 9]))), c)
+    # Floating-point dot fills error and error_bound like a sum.
+    out = ok("--n", 1000, "--op", "dot", "--format", "csv", "--repeat", "1").splitlines()
+    for line in out[1:]:
+        c = dict(zip(out[0].split(","), line.split(",")))
+        check(c["op"] == "dot" and abs(float(c["error"])) <= float(c["error_bound"]), c)
+
+
+@case
+def case_new_ops_generated():
+    # Every new op on generated data of every type: valid output, and the comparison works.
+    for t in ("f32", "f64", "i32", "u32", "i64", "u64"):
+        for op in ("sumsq", "asum"):
+            recs = records("--n", 5000, "--type", t, "--op", op, "--seed", 4)
+            if t.startswith("f"):
+                for r in recs:
+                    check(abs(r["error"]) <= r["error_bound"], f"{op} {t}: {r}")
+            else:
+                check(all(r["result"] == recs[0]["result"] for r in recs), f"{op} {t}: {recs}")
+        for op in ("mean", "var"):
+            for r in agreeing("--n", 5000, "--type", t, "--op", op, "--seed", 4, rel=1e-9):
+                check(isinstance(r["result"], float), f"{op} {t}: {r}")
+    # The uniform [-1, 1) data have mean near 0 and variance near 1/3.
+    r = one_result("--n", 100000, "--type", "f64", "--op", "var", "--backend", "seq")
+    check(abs(r["result"] - 1 / 3) < 0.01, r)
 
 
 def main():
