@@ -30,7 +30,21 @@ struct op_count_if_greater {
     static constexpr std::string_view name = "count_if_greater";
     template <class T> static auto make() { return preduce::count_if(preduce::greater(T(0))); }
 };
-using all_ops = std::tuple<op_sum, op_max, op_argmin, op_count_if_greater>;
+// Transform-reduce and fused rows: the target is sumsq and minmax within 10% of
+// sum's throughput on the same backend (one pass, memory-bound).
+struct op_sumsq {
+    static constexpr std::string_view name = "sumsq";
+    template <class T> static auto make() { return preduce::sumsq; }
+};
+struct op_minmax {
+    static constexpr std::string_view name = "minmax";
+    template <class T> static auto make() { return preduce::minmax; }
+};
+struct op_mean {
+    static constexpr std::string_view name = "mean";
+    template <class T> static auto make() { return preduce::mean; }
+};
+using all_ops = std::tuple<op_sum, op_max, op_argmin, op_count_if_greater, op_sumsq, op_minmax, op_mean>;
 
 template <class T, class Op>
 void run_reduce(benchmark::State& st, preduce::backend b, std::size_t n) {

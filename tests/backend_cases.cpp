@@ -106,6 +106,10 @@ TEMPLATE_TEST_CASE("floating point: NaN and infinities and signed zeros and deno
             CHECK(std::isnan(run(v, min)));
             CHECK(std::isnan(run(v, max)));
             CHECK(std::isnan(run(v, sum)));
+            CHECK(std::isnan(run(v, sumsq)));
+            CHECK(std::isnan(run(v, mean)));
+            CHECK(std::isnan(run(v, minmax).min));
+            CHECK(std::isnan(run(v, minmax).max));
             if (n > 2) {  // a second, later NaN: the first still wins
                 v[n - 1 - (pos == n - 1)] = -nan;
                 CHECK(run(v, argmin).index == std::min(pos, n - 1 - (pos == n - 1)));
@@ -115,6 +119,8 @@ TEMPLATE_TEST_CASE("floating point: NaN and infinities and signed zeros and deno
             check_every_op<T>(std::span<const T>(w));
             CHECK(run(w, sum) == inf);
             CHECK(run(w, argmax).index == pos);
+            CHECK(run(w, mean) == inf);
+            CHECK(std::isnan(run(w, variance)));  // deviations from an infinite mean are undefined
             if (n > 1) {
                 w[(pos + 1) % n] = -inf;
                 CHECK(std::isnan(run(w, sum)));
@@ -151,7 +157,36 @@ TEMPLATE_TEST_CASE("empty input gives the identity", "[empty]", PREDUCE_TEST_TYP
     CHECK(run(none, argmin).index == no_index);
     CHECK(run(none, argmax).index == no_index);
     CHECK(run(none, count_if(greater(T(0)))) == 0u);
+    CHECK(run(none, sumsq) == T(0));
+    CHECK(run(none, asum) == T(0));
+    CHECK(run2(std::span<const T>(none), std::span<const T>(none), dot) == T(0));
+    CHECK(same(run(none, minmax).min, oracle::identity<T, false>()));
+    CHECK(same(run(none, minmax).max, oracle::identity<T, true>()));
+    CHECK(run(none, moments).count == 0u);
+    CHECK(std::isnan(run(none, mean)));
+    CHECK(std::isnan(run(none, variance)));
     CHECK(reduce(under_test(), static_cast<const T*>(nullptr), 0, sum) == T(0));  // null with n == 0 is an empty input
+}
+
+TEMPLATE_TEST_CASE("moments: constant data have variance 0 and a large offset does not cancel", "[moments]",
+                   float, double, std::int64_t) {
+    using T = TestType;
+    for (std::size_t n : {1u, 2u, 33u, 4097u, 70001u, 1000003u}) {
+        const std::vector<T> same_value(n, T(12345));
+        const auto m = run(same_value, moments);
+        CHECK(m.count == n);
+        CHECK(m.mean == 12345.0);
+        CHECK(m.variance() == 0.0);
+        // 1e8 + {0, 1, 2, 3}: sum(x^2) - n mean^2 in double loses every digit of the
+        // variance (1.25); the pairwise merge keeps it.
+        std::vector<T> offset(n);
+        for (std::size_t i = 0; i < n; ++i) offset[i] = static_cast<T>(100000000 + static_cast<int>(i % 4));
+        const auto ref = oracle::moments_of(std::span<const T>(offset));
+        INFO("n " << n << " variance " << run(offset, variance) << " expected " << static_cast<double>(ref.variance));
+        CHECK(std::fabs(run(offset, variance) - static_cast<double>(ref.variance)) <= 1e-6);
+        // Welford's left fold (seq) drifts by up to ~n u |mean| in the mean.
+        CHECK(std::fabs(run(offset, mean) - static_cast<double>(ref.mean)) <= 4.0 * n * 1.2e-16 * 1e8);
+    }
 }
 
 TEMPLATE_TEST_CASE("thread counts do not change exact results", "[threads]", PREDUCE_TEST_TYPES) {

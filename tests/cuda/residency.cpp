@@ -35,9 +35,9 @@ struct gpu_copy {
 };
 } // namespace
 
-const void* preduce::test::stage(const void* data, std::size_t bytes) {
-    static gpu_copy copy;
-    return copy.upload(data, bytes);
+const void* preduce::test::stage(const void* data, std::size_t bytes, int slot) {
+    static gpu_copy copy[2];
+    return copy[slot == 0 ? 0 : 1].upload(data, bytes);
 }
 
 std::string preduce::test::residency() {

@@ -10,6 +10,7 @@
 #include <span>
 #include <string>
 #include <type_traits>
+#include <vector>
 
 #include "preduce/preduce.hpp"
 #include "support/data.hpp"
@@ -63,6 +64,79 @@ void check_float_sum(Acc got, std::span<const T> x, long double u, const char* w
     } else {
         CHECK(std::fabs(static_cast<long double>(got) - ref.exact) <= ref.bound);
     }
+}
+
+template <class T>
+void check_moments(std::span<const T> x, const options& opts) {
+    const auto got = run(x, preduce::moments, opts);
+    const double got_mean = run(x, preduce::mean, opts);
+    const double got_var = run(x, preduce::variance, opts);
+    const auto ref = oracle::moments_of(x);
+    INFO("moments got count " << got.count << " mean " << show(got.mean) << " variance " << show(got.variance())
+                              << "; mean op " << show(got_mean) << ", variance op " << show(got_var)
+                              << "; expected mean " << show(static_cast<double>(ref.mean)) << " variance "
+                              << show(static_cast<double>(ref.variance)));
+    CHECK(got.count == x.size());
+    if (x.empty()) {
+        CHECK(std::isnan(got.mean));
+        CHECK(std::isnan(got.variance()));
+        CHECK(std::isnan(got_mean));
+        CHECK(std::isnan(got_var));
+        return;
+    }
+    // Loose enough for Welford's left fold (seq) at n = 2^24, tight enough that a lost,
+    // doubled or misplaced partial result shows (count is checked exactly above).
+    const long double n = static_cast<long double>(x.size());
+    const long double u = std::numeric_limits<double>::epsilon() / 2;
+    const long double tiny = 2 * n * std::numeric_limits<double>::denorm_min();  // underflow in each update
+    for (const double mean : {got.mean, got_mean}) {
+        if (!std::isfinite(ref.mean)) CHECK(same(mean, static_cast<double>(ref.mean)));
+        else CHECK(std::fabs(mean - ref.mean) <= 4 * n * u * ref.mean_abs + tiny);
+    }
+    for (const double var : {got.variance(), got_var}) {
+        if (!std::isfinite(ref.mean)) CHECK(std::isnan(var));
+        else if (std::isfinite(ref.mean_square)) CHECK(std::fabs(var - ref.variance) <= 16 * n * u * ref.mean_square + tiny);
+    }
+}
+
+// sumsq, asum and dot against the exact sums of their terms; integers wrap like sum.
+template <class T>
+void check_transforms(std::span<const T> x, const options& opts) {
+    const std::vector<T> y(x.rbegin(), x.rend());  // a second input: x reversed
+    const auto ys = std::span<const T>(y);
+    const std::size_t n = x.size();
+    const auto got_sumsq = run(x, preduce::sumsq, opts);
+    const auto got_asum = run(x, preduce::asum, opts);
+    const auto got_dot = run2(x, ys, preduce::dot, opts);
+    INFO("sumsq " << show(got_sumsq) << " asum " << show(got_asum) << " dot " << show(got_dot));
+    if constexpr (std::is_floating_point_v<T>) {
+        using L = long double;
+        constexpr L u = std::numeric_limits<T>::epsilon() / 2;
+        const auto close = [](T got, const oracle::float_sum& ref, const char* what) {
+            INFO(what << ": exact " << show(static_cast<double>(ref.exact)) << ", bound " << static_cast<double>(ref.bound));
+            const T rounded = static_cast<T>(ref.exact);
+            if (std::isnan(ref.exact)) CHECK(std::isnan(got));
+            else if (std::isinf(rounded)) CHECK(got == rounded);
+            else CHECK(std::fabs(static_cast<L>(got) - ref.exact) <= ref.bound);
+        };
+        close(got_sumsq, oracle::lifted_sum_with_bound<T>(n, [&](std::size_t i) { return L(x[i]) * L(x[i]); }, u), "sumsq");
+        close(got_asum, oracle::lifted_sum_with_bound<T>(n, [&](std::size_t i) { return std::fabs(L(x[i])); }, u), "asum");
+        close(got_dot, oracle::lifted_sum_with_bound<T>(n, [&](std::size_t i) { return L(x[i]) * L(y[i]); }, u), "dot");
+        if (n > 0 && !std::isnan(got_asum)) CHECK(!std::signbit(got_asum));
+    } else {
+        using U = std::make_unsigned_t<T>;
+        U sq = 0, ab = 0, dt = 0;
+        for (std::size_t i = 0; i < n; ++i) {
+            sq = U(sq + U(U(x[i]) * U(x[i])));
+            ab = U(ab + (x[i] < T(0) ? U(U(0) - U(x[i])) : U(x[i])));
+            dt = U(dt + U(U(x[i]) * U(y[i])));
+        }
+        CHECK(got_sumsq == static_cast<T>(sq));
+        CHECK(got_asum == static_cast<T>(ab));
+        CHECK(got_dot == static_cast<T>(dt));
+        CHECK(got_sumsq == reduce(backend::seq, x.data(), n, preduce::sumsq));
+    }
+    check_moments<T>(x, opts);
 }
 
 // Every op on x, on backend b. Prod is checked only when the caller says the data keep
@@ -132,6 +206,21 @@ void check_every_op(std::span<const T> x, bool check_prod = false, options opts 
     if (!oracle::is_nan(lo) && !oracle::is_nan(hi))
         CHECK(on(count_if(in_range(lo, hi))) == count([&](T v) { return lo <= v && v < hi; }));
     CHECK(on(count_if(is_nan())) == count([](T v) { return oracle::is_nan(v); }));
+
+    // minmax: both extremes in one pass, exactly min's and max's answers
+    const auto mm = on(preduce::minmax);
+    CHECK(same(mm.min, amin.value));
+    CHECK(same(mm.max, amax.value));
+
+    // sum and count_if fused into one pass
+    if (!oracle::is_nan(pivot)) {
+        const auto [fused_sum, fused_count] = on(fused(preduce::sum, count_if(greater(pivot))));
+        CHECK(fused_count == count([&](T v) { return v > pivot; }));
+        if constexpr (is_float) check_float_sum<T>(fused_sum, x, u, "fused sum");
+        else CHECK(fused_sum == oracle::wrapped_sum<T>(x));
+    }
+
+    check_transforms<T>(x, opts);
 }
 
 } // namespace preduce::test

@@ -4,6 +4,7 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdint>
+#include <limits>
 #include <numeric>
 #include <span>
 #include <type_traits>
@@ -83,6 +84,56 @@ float_sum sum_with_bound(std::span<const T> x, long double u) {
     const long double k = x.empty() ? 0 : static_cast<long double>(x.size() - 1);
     const long double gamma = k * u * (1 + 2 * k * u);
     return {exact, gamma * abs_sum + std::ldexp(std::fabs(exact), -63)};
+}
+
+// Sum of f(x_i) for a lifted value f(x_i) (x^2, |x|, x*y) that the library rounds to T
+// before summing: each term adds at most u |f(x_i)| to Higham's bound, hence n rather
+// than n - 1, and a term that underflows (the square of a denormal) may lose up to half
+// of T's smallest denormal. The terms are formed in long double here (exact for float,
+// within 2^-64 relative for double), which the last terms of the bound cover.
+template <class T, class F>
+float_sum lifted_sum_with_bound(std::size_t n, F term, long double u) {
+    preduce::detail::exact_sum s;
+    long double abs_sum = 0;
+    for (std::size_t i = 0; i < n; ++i) {
+        const long double t = term(i);
+        s.add(t);
+        abs_sum += std::fabs(t);
+    }
+    const long double exact = s.value();
+    const long double k = static_cast<long double>(n);
+    const long double gamma = k * u * (1 + 2 * k * u);
+    return {exact, gamma * abs_sum + k * std::ldexp(abs_sum, -62) + std::ldexp(std::fabs(exact), -63) +
+                       k * static_cast<long double>(std::numeric_limits<T>::denorm_min())};
+}
+
+// Count, mean and population variance, two-pass in long double.
+struct moments_ref {
+    std::size_t count;
+    long double mean;
+    long double variance;
+    long double mean_abs;     // mean of |x|: the scale of the mean's rounding errors
+    long double mean_square;  // mean of x^2: the scale of the variance's
+};
+
+template <class T>
+moments_ref moments_of(std::span<const T> x) {
+    moments_ref r{x.size(), 0, 0, 0, 0};
+    if (x.empty()) return r;
+    preduce::detail::exact_sum s;
+    for (T v : x) {
+        s.add(static_cast<long double>(v));
+        r.mean_abs += std::fabs(static_cast<long double>(v));
+        r.mean_square += static_cast<long double>(v) * static_cast<long double>(v);
+    }
+    const long double n = static_cast<long double>(x.size());
+    r.mean = s.value() / n;
+    r.mean_abs /= n;
+    r.mean_square /= n;
+    long double q = 0;
+    for (T v : x) q += (static_cast<long double>(v) - r.mean) * (static_cast<long double>(v) - r.mean);
+    r.variance = q / n;
+    return r;
 }
 
 } // namespace preduce::test::oracle

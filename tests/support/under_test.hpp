@@ -13,14 +13,22 @@ namespace preduce::test {
 backend under_test();
 
 // Returns a pointer with the same contents as [data, data + bytes) in the memory the
-// executable tests (the pointer itself for host memory). Valid until the next call.
-const void* stage(const void* data, std::size_t bytes);
+// executable tests (the pointer itself for host memory). Valid until the next call with
+// the same slot; slots 0 and 1 hold the two inputs of a two-input reduction.
+const void* stage(const void* data, std::size_t bytes, int slot = 0);
 std::string residency();
 
 template <class T, class Op>
 auto run(std::span<const T> x, const Op& op, const options& opts = {}) {
     const auto* p = static_cast<const T*>(x.empty() ? static_cast<const void*>(x.data()) : stage(x.data(), x.size_bytes()));
     return reduce(under_test(), p, x.size(), op, opts);
+}
+template <class T, class Op>
+auto run2(std::span<const T> x, std::span<const T> y, const Op& op, const options& opts = {}) {
+    const auto place = [](std::span<const T> v, int slot) {
+        return static_cast<const T*>(v.empty() ? static_cast<const void*>(v.data()) : stage(v.data(), v.size_bytes(), slot));
+    };
+    return reduce(under_test(), place(x, 0), place(y, 1), x.size(), op, opts);
 }
 template <class T, class Op>
 auto run(const std::vector<T>& x, const Op& op, const options& opts = {}) {

@@ -115,22 +115,37 @@ detail::moments_acc lane_fold(const moments_reducer<T>&, const T* data, std::siz
             for (std::size_t j = 0; j < w; ++j) s[j] += s[j + w];
         const double len = static_cast<double>(e - b);
         const double mean = s[0] / len;
-        double q[L] = {};
+        if (!(mean - mean == 0.0)) {
+            // An infinity, a NaN, or a block sum beyond double's range (elements near
+            // DBL_MAX): Welford's update, which never forms the sum, decides.
+            for (std::size_t k = b; k < e; ++k) acc = merge_moments(acc, {1.0, static_cast<double>(data[k]), 0.0});
+            continue;
+        }
+        // Second pass: deviations and their squares. The deviations' sum corrects the
+        // rounding of the mean (the corrected two-pass formula of Chan, Golub and
+        // LeVeque): constant data then get their own value as mean and variance 0.
+        double q[L] = {}, c[L] = {};
         i = b;
         for (; i + L <= e; i += L) {
             PREDUCE_PRAGMA_OMP_SIMD
             for (std::size_t j = 0; j < L; ++j) {
                 const double d = static_cast<double>(data[i + j]) - mean;
+                c[j] += d;
                 q[j] += d * d;
             }
         }
         for (std::size_t j = 0; i + j < e; ++j) {
             const double d = static_cast<double>(data[i + j]) - mean;
+            c[j] += d;
             q[j] += d * d;
         }
         for (std::size_t w = L / 2; w > 0; w /= 2)
-            for (std::size_t j = 0; j < w; ++j) q[j] += q[j + w];
-        acc = merge_moments(acc, {len, mean, q[0]});
+            for (std::size_t j = 0; j < w; ++j) {
+                c[j] += c[j + w];
+                q[j] += q[j + w];
+            }
+        const double m2 = q[0] - c[0] * (c[0] / len);
+        acc = merge_moments(acc, {len, mean + c[0] / len, m2 > 0.0 ? m2 : 0.0});
     }
     return acc;
 }

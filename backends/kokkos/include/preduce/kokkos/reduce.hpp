@@ -1,13 +1,16 @@
 #pragma once
-// The Kokkos backend: one Kokkos::parallel_reduce over Kokkos::DefaultExecutionSpace.
-// Each index of the 64-bit RangePolicy folds many elements (detail/fold.hpp); the partial
-// results meet in a Kokkos reducer that equals R (detail/reducer.hpp). Works with Kokkos
-// 3.4 (Debian's libtrilinos-kokkos-dev, Serial) through 5.x with OpenMP, Threads or CUDA.
+// The Kokkos backend: Kokkos::parallel_reduce over Kokkos::DefaultExecutionSpace. Each
+// index of the 64-bit RangePolicy folds many elements (detail/fold.hpp); the partial
+// results meet in a Kokkos reducer that equals R (detail/reducer.hpp). Reducers that are
+// not commutative keep operand order through a parallel_for instead (detail/ordered.hpp).
+// Works with Kokkos 3.4 (Debian's libtrilinos-kokkos-dev, Serial) through 5.x with
+// OpenMP, Threads or CUDA.
+//   preduce::kokkos::reduce(data, n, op[, options])   op: built-in, reducer or user operation
+//   preduce::kokkos::reduce(x, y, n, op[, options])   two inputs side by side (dot, zip transforms)
 //
-// Memory: the caller's pointer is wrapped as an unmanaged View. A host execution space
-// reads it in place; CUDA device memory handed to a host execution space is refused
-// (invalid_argument). A device execution space reads device and managed memory in place
-// and copies host data to a View in its memory space first.
+// Memory: a host execution space reads the caller's arrays in place; CUDA device memory
+// handed to it is refused (invalid_argument). A device execution space reads device and
+// managed memory in place and copies host arrays to its memory first (detail/stage.hpp).
 //
 // Compile with Kokkos' compiler (nvcc_wrapper for CUDA) and link preduce::kokkos, which
 // also provides the lifecycle (runtime.hpp).
@@ -20,21 +23,20 @@
 #include <string>
 #include <type_traits>
 
-#include "preduce/errors.hpp"
+#include "preduce/detail/entry.hpp"
 #include "preduce/detail/lane_fold.hpp"
+#include "preduce/errors.hpp"
 #include "preduce/kokkos/detail/fold.hpp"
+#include "preduce/kokkos/detail/ordered.hpp"
 #include "preduce/kokkos/detail/reducer.hpp"
+#include "preduce/kokkos/detail/space.hpp"
+#include "preduce/kokkos/detail/stage.hpp"
 #include "preduce/kokkos/runtime.hpp"
 #include "preduce/options.hpp"
 #include "preduce/reducers.hpp"
+#include "preduce/source.hpp"
 
 namespace preduce::kokkos {
-
-using execution_space = Kokkos::DefaultExecutionSpace;
-
-// Whether the execution space runs on the host (reads host memory in place).
-template <class ExecSpace>
-inline constexpr bool is_host_space = Kokkos::SpaceAccessibility<ExecSpace, Kokkos::HostSpace>::accessible;
 
 namespace tuning {
 // Host: elements per parallel_reduce index. Measured on Serial (this 2-core x86 box, float
@@ -49,105 +51,117 @@ inline constexpr std::size_t host_chunk_elements = 16384;
 inline constexpr std::size_t device_max_threads = std::size_t(1) << 20;
 // Device: at least this many elements per thread before more threads are used.
 inline constexpr std::size_t device_min_elements_per_thread = 16;
+// Non-commutative reducers, host: blocks of at least host_chunk_elements, at most this
+// many per unit of the space's concurrency. More than one per thread, so that a thread
+// the OS delays holds back less, and so that Serial runs the same merge of partial
+// results as the threaded spaces (which the tests then cover).
+inline constexpr std::size_t host_ordered_blocks_per_thread = 4;
+// Non-commutative reducers, device: each thread folds one contiguous block of at least
+// this many elements, into one of at most device_ordered_max_blocks partial results
+// that the host folds in order: the cap bounds that serial tail (and the copy back) to
+// tens of microseconds whatever the accumulator's size.
+inline constexpr std::size_t device_ordered_min_elements = 256;
+inline constexpr std::size_t device_ordered_max_blocks = std::size_t(1) << 15;
 } // namespace tuning
 
 namespace detail {
 
-template <class R, class View>
+// Host execution spaces only (see run()), so a host function: host_fold is host code.
+template <class R>
 struct chunk_functor {
-    View data;
+    source_t<R> src;
     R reducer;
     std::size_t n;
     std::size_t chunk;
     bool avx2;
-    // Host execution spaces only (see run()), so a host function: lane_fold is host code.
     void operator()(std::int64_t c, typename R::accumulator_type& acc) const {
         const std::size_t begin = static_cast<std::size_t>(c) * chunk;
         const std::size_t end = n - begin > chunk ? begin + chunk : n;
-        acc = R::combine(acc, ::preduce::detail::host_fold(reducer, data.data(), begin, end, avx2));
+        acc = R::combine(acc, ::preduce::detail::host_fold(reducer, src, begin, end, avx2));
     }
 };
 
-template <class R, class View>
+template <class R>
 struct strided_functor {
-    View data;
+    source_t<R> src;
     R reducer;
     std::size_t n;
     std::size_t stride;
     KOKKOS_INLINE_FUNCTION void operator()(std::int64_t t, typename R::accumulator_type& acc) const {
-        acc = R::combine(acc, strided_fold(reducer, data.data(), static_cast<std::size_t>(t), stride, n));
+        acc = R::combine(acc, strided_fold(reducer, src, static_cast<std::size_t>(t), stride, n));
     }
 };
 
-template <class T, class MemSpace>
-using unmanaged_view = Kokkos::View<const T*, MemSpace, Kokkos::MemoryTraits<Kokkos::Unmanaged>>;
+inline std::size_t ceil_div(std::size_t a, std::size_t b) { return a / b + (a % b != 0); }
 
-// 64-bit indices: Kokkos' default index type on CUDA is 32-bit and wraps past 2^32.
-template <class ExecSpace>
-using policy = Kokkos::RangePolicy<ExecSpace, Kokkos::IndexType<std::int64_t>>;
-
-template <class ExecSpace, class R, class View>
-typename R::accumulator_type run(const View& view, std::size_t n, const R& reducer) {
-    typename R::accumulator_type acc = R::identity();
-    if constexpr (is_host_space<ExecSpace>) {
-        const std::size_t chunk = tuning::host_chunk_elements;
-        const auto chunks = static_cast<std::int64_t>(n / chunk + (n % chunk != 0));
-        Kokkos::parallel_reduce("preduce::kokkos::reduce", policy<ExecSpace>(0, chunks),
-                                chunk_functor<R, View>{view, reducer, n, chunk, ::preduce::detail::use_avx2()},
-                                make_reducer<R>(acc));
+// src readable from ExecSpace, n > 0.
+template <class ExecSpace, class R>
+typename R::accumulator_type run(source_t<R> src, std::size_t n, const R& reducer) {
+    if constexpr (!is_commutative_v<R>) {
+        std::size_t blocks;
+        if constexpr (is_host_space<ExecSpace>) {
+            const auto threads = static_cast<std::size_t>(ExecSpace().concurrency());
+            const std::size_t most = tuning::host_ordered_blocks_per_thread * (threads > 0 ? threads : 1);
+            blocks = ceil_div(n, tuning::host_chunk_elements);
+            if (blocks > most) blocks = most;
+        } else {
+            blocks = ceil_div(n, tuning::device_ordered_min_elements);
+            if (blocks > tuning::device_ordered_max_blocks) blocks = tuning::device_ordered_max_blocks;
+        }
+        return ordered_fold<ExecSpace>(reducer, src, n, blocks);
     } else {
-        std::size_t threads = n / tuning::device_min_elements_per_thread + 1;
-        if (threads > tuning::device_max_threads) threads = tuning::device_max_threads;
-        Kokkos::parallel_reduce("preduce::kokkos::reduce", policy<ExecSpace>(0, static_cast<std::int64_t>(threads)),
-                                strided_functor<R, View>{view, reducer, n, threads}, make_reducer<R>(acc));
+        typename R::accumulator_type acc = R::identity();
+        if constexpr (is_host_space<ExecSpace>) {
+            const std::size_t chunk = tuning::host_chunk_elements;
+            Kokkos::parallel_reduce("preduce::kokkos::reduce",
+                                    policy<ExecSpace>(0, static_cast<std::int64_t>(ceil_div(n, chunk))),
+                                    chunk_functor<R>{src, reducer, n, chunk, ::preduce::detail::use_avx2()},
+                                    make_reducer<R>(acc));
+        } else {
+            std::size_t threads = n / tuning::device_min_elements_per_thread + 1;
+            if (threads > tuning::device_max_threads) threads = tuning::device_max_threads;
+            Kokkos::parallel_reduce("preduce::kokkos::reduce", policy<ExecSpace>(0, static_cast<std::int64_t>(threads)),
+                                    strided_functor<R>{src, reducer, n, threads}, make_reducer<R>(acc));
+        }
+        return acc;
     }
-    return acc;
 }
 
-inline const char* memory_name(memory_kind k) {
-    switch (k) {
-    case memory_kind::host: return "host";
-    case memory_kind::managed: return "CUDA managed";
-    case memory_kind::device: return "CUDA device";
-    }
-    return "unknown";
-}
-
-template <class R>
-typename R::accumulator_type reduce_accumulator(const typename R::value_type* data, std::size_t n, const R& reducer) {
-    using T = typename R::value_type;
-    using ExecSpace = execution_space;
-    using MemSpace = typename ExecSpace::memory_space;
+// Locates each input array, takes Kokkos (runtime.hpp), stages the arrays where the
+// execution space reads them (stage.hpp), and runs.
+template <class R, class T>
+typename R::accumulator_type reduce_accumulator(const T* data, std::size_t n, const R& reducer) {
     const memory_kind where = locate(data);
     const auto lock = acquire();
-    if constexpr (is_host_space<ExecSpace>) {
-        if (where == memory_kind::device)
-            throw invalid_argument(std::string("preduce::reduce(kokkos): data points to ") + memory_name(where) +
-                                   " memory, but this Kokkos runs on " + ExecSpace::name() +
-                                   " (host only); copy the data to host memory, use backend::cuda, or build "
-                                   "preduce against a Kokkos with CUDA enabled (-DKokkos_ROOT=...)");
-        return run<ExecSpace>(unmanaged_view<T, Kokkos::HostSpace>(data, n), n, reducer);
-    } else {
-        if (where != memory_kind::host)  // device or managed: the device reads it where it is
-            return run<ExecSpace>(unmanaged_view<T, MemSpace>(data, n), n, reducer);
-        Kokkos::View<T*, MemSpace> copy(Kokkos::view_alloc(Kokkos::WithoutInitializing, "preduce::kokkos input"), n);
-        Kokkos::deep_copy(copy, unmanaged_view<T, Kokkos::HostSpace>(data, n));
-        return run<ExecSpace>(unmanaged_view<T, MemSpace>(copy.data(), n), n, reducer);
-    }
+    const staged_array<execution_space, T> in(data, n, where, "data");
+    return run<execution_space>(in.get(), n, reducer);
+}
+
+template <class R, class A, class B>
+typename R::accumulator_type reduce_accumulator(zip_source<A, B> src, std::size_t n, const R& reducer) {
+    const memory_kind wx = locate(src.first), wy = locate(src.second);
+    const auto lock = acquire();
+    const staged_array<execution_space, A> x(src.first, n, wx, "x");
+    const staged_array<execution_space, B> y(src.second, n, wy, "y");
+    return run<execution_space>(zip_source<A, B>{x.get(), y.get()}, n, reducer);
 }
 
 } // namespace detail
 
-// Reduces data[0, n) with reducer on Kokkos::DefaultExecutionSpace. options are not used:
+// Reduces src[0, n) with reducer on Kokkos::DefaultExecutionSpace. options are not used:
 // Kokkos fixes its thread count at initialization (KOKKOS_NUM_THREADS / OMP_NUM_THREADS,
 // or --kokkos-num-threads when the application initializes it).
 template <class R>
-typename R::result_type reduce(const typename R::value_type* data, std::size_t n, const R& reducer,
-                               const options& = {}) {
+typename R::result_type reduce_source(source_t<R> src, std::size_t n, const R& reducer, const options& = {}) {
     if (n == 0) return reducer.finish(R::identity());  // explicit empty path: Kokkos is not even started
-    if (data == nullptr) throw invalid_argument("preduce::kokkos::reduce: data is null but n > 0");
+    if constexpr (is_zip_source_v<source_t<R>>) {
+        if (src.first == nullptr || src.second == nullptr)
+            throw invalid_argument("preduce::kokkos::reduce: x or y is null but n > 0");
+    } else if (src == nullptr) {
+        throw invalid_argument("preduce::kokkos::reduce: data is null but n > 0");
+    }
     try {
-        return reducer.finish(detail::reduce_accumulator(data, n, reducer));
+        return reducer.finish(detail::reduce_accumulator(src, n, reducer));
     } catch (const error&) {
         throw;
     } catch (const std::bad_alloc& e) {  // Kokkos 4's RawMemoryAllocationFailure is one
@@ -156,6 +170,17 @@ typename R::result_type reduce(const typename R::value_type* data, std::size_t n
     } catch (const std::exception& e) {  // Kokkos reports failures as std::runtime_error
         throw device_error(std::string("preduce::reduce(kokkos): Kokkos failed: ") + e.what());
     }
+}
+
+template <class T, class Op>
+auto reduce(const T* data, std::size_t n, const Op& op, const options& opts = {}) {
+    return ::preduce::detail::run_op<T>(op, [&](const auto& r) { return reduce_source(data, n, r, opts); });
+}
+
+template <class A, class B, class Op>
+auto reduce(const A* x, const B* y, std::size_t n, const Op& op, const options& opts = {}) {
+    return ::preduce::detail::run_op<zip_value<A, B>>(
+        op, [&](const auto& r) { return reduce_source(zip_source<A, B>{x, y}, n, r, opts); });
 }
 
 } // namespace preduce::kokkos
