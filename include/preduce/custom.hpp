@@ -15,7 +15,8 @@
 // (default: convert x to the accumulator), finish(acc) (default: the accumulator).
 // identity() and combine() may be static or members of a default-constructed Op; lift
 // and finish see the caller's object, so they may carry parameters. The accumulator
-// must be trivially copyable (GPUs move it through shuffles and memcpy). For the CUDA
+// must be trivially copyable (GPUs move it through shuffles and memcpy), and default-
+// constructible for Kokkos (Views and lane arrays of it). For the CUDA
 // backend every member must be __host__ __device__ (PREDUCE_HD); nvcc names the one
 // that is not. Without `commutative = true` every backend returns the left fold's
 // result in operand order, so associative but non-commutative operations (matrix
