@@ -62,3 +62,32 @@ TEST_CASE("result types follow the op", "[frontend]") {
     const std::vector<std::int32_t> big(3, 2'000'000'000);
     CHECK(reduce(backend::seq, big, wide_sum) == 6'000'000'000LL);
 }
+
+TEST_CASE("transforms and fused ops have the documented result types", "[frontend]") {
+    static_assert(std::is_same_v<result_of_t<float, decltype(sumsq)>, float>);
+    static_assert(std::is_same_v<result_of_t<std::int32_t, decltype(asum)>, std::int32_t>);
+    static_assert(std::is_same_v<result_of_t<zip_value<double, double>, decltype(dot)>, double>);
+    static_assert(std::is_same_v<result_of_t<float, decltype(mean)>, double>);
+    static_assert(std::is_same_v<result_of_t<std::int64_t, decltype(variance)>, double>);
+    static_assert(std::is_same_v<result_of_t<float, decltype(moments)>, moments_result>);
+    static_assert(std::is_same_v<result_of_t<std::uint32_t, decltype(minmax)>, minmax_result<std::uint32_t>>);
+    static_assert(std::is_same_v<result_of_t<float, decltype(fused(sum, count_if(greater(0.0f))))>, pack<float, std::uint64_t>>);
+    static_assert(detail::is_compiled_v<detail::resolved_t<float, decltype(fused(sum, count_if(greater(0.0f))))>>);
+    static_assert(!detail::is_compiled_v<detail::resolved_t<float, decltype(fused(count_if(greater(0.0f)), sum))>>);
+    static_assert(is_commutative_v<sum_reducer<float>> && is_commutative_v<moments_reducer<float>>);
+    const std::vector<double> x{1, 2, 3, 4}, y{4, 3, 2, 1};
+    CHECK(reduce(backend::seq, x, y, dot) == 20.0);
+    const auto [s, c] = reduce(backend::seq, x, fused(sum, count_if(greater(2.0))));
+    CHECK(s == 10.0);
+    CHECK(c == 2u);
+    CHECK(reduce(backend::seq, x, mean) == 2.5);
+    CHECK(reduce(backend::seq, x, variance) == 1.25);
+    CHECK(reduce(backend::seq, x, moments).sample_variance() == Approx(5.0 / 3.0));
+}
+
+TEST_CASE("two inputs of different lengths are invalid_argument", "[frontend][errors]") {
+    const std::vector<float> x(5, 1.0f), y(4, 1.0f);
+    CHECK_THROWS_AS(reduce(backend::seq, x, y, dot), preduce::invalid_argument);
+    CHECK_THROWS_WITH(reduce(backend::seq, x, y, dot), Catch::Contains("differ in length"));
+    CHECK_THROWS_AS(reduce(backend::seq, x.data(), static_cast<const float*>(nullptr), 5, dot), preduce::invalid_argument);
+}
