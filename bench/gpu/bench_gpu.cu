@@ -1,5 +1,6 @@
 // GPU rows, all in one process: preduce's CUDA backend next to CUB DeviceReduce,
-// thrust::reduce and a read-only probe (the bandwidth ceiling), plus the seed's ladder
+// thrust::reduce and a read-only probe (the bandwidth ceiling), the transform and fused
+// built-ins (sumsq, minmax, dot, mean) next to the plain sum, plus the seed's ladder
 // kernel-only and end-to-end. Device rows use CUDA-event time of one call, launches
 // included; run with --benchmark_repetitions=N to get medians.
 #include <benchmark/benchmark.h>
@@ -20,8 +21,11 @@
 #include "gpu_inputs.cuh"
 #include "preduce/cuda/ladder.cuh"
 #include "preduce/cuda/reduce.cuh"
+#include "preduce/custom.hpp"
 #include "preduce/detail/type_name.hpp"
+#include "preduce/fused.hpp"
 #include "preduce/reducers.hpp"
+#include "preduce/transforms.hpp"
 
 namespace {
 
@@ -34,9 +38,11 @@ void check(cudaError_t e, const char* what) {
     }
 }
 
-// Times `enqueue(data)` with CUDA events, one call per iteration.
+// Times `enqueue(data)` with CUDA events, one call per iteration. `inputs` arrays of n
+// elements are read per call (2 for a dot product): the bytes that GB/s counts.
 template <class T>
-void time_device(benchmark::State& state, std::size_t n, const std::function<void(const T*, cudaStream_t)>& enqueue) {
+void time_device(benchmark::State& state, std::size_t n, const std::function<void(const T*, cudaStream_t)>& enqueue,
+                 std::size_t inputs = 1) {
     // The per-thread default stream: the stream the front end uses, for every row alike.
     cudaStream_t s = cudaStreamPerThread;
     cudaEvent_t start, stop;
@@ -55,7 +61,7 @@ void time_device(benchmark::State& state, std::size_t n, const std::function<voi
         check(cudaEventElapsedTime(&ms, start, stop), "elapsed");
         state.SetIterationTime(ms / 1e3);
     }
-    state.SetBytesProcessed(static_cast<std::int64_t>(state.iterations() * n * sizeof(T)));
+    state.SetBytesProcessed(static_cast<std::int64_t>(state.iterations() * n * sizeof(T) * inputs));
     state.counters["n"] = static_cast<double>(n);
     cudaEventDestroy(start);
     cudaEventDestroy(stop);
@@ -83,7 +89,7 @@ struct device_out {
 // reduce/cuda: preduce's own workspace (what the front end does);
 // reduce/cuda_ws: caller-held workspace, the way CUB is timed below.
 template <class T, class R>
-void register_ours(const std::string& op, std::size_t n, R reducer) {
+void register_ours(const std::string& op, std::size_t n, R reducer, bool caller_workspace = true) {
     const std::string tail = "/" + op + "/" + preduce::detail::type_name<T>() + "/" + std::to_string(n);
     benchmark::RegisterBenchmark(("reduce/cuda" + tail).c_str(), [=](benchmark::State& st) {
         device_out<T> out;
@@ -91,6 +97,7 @@ void register_ours(const std::string& op, std::size_t n, R reducer) {
             preduce::cuda::reduce_async(p, n, reducer, out.template as<typename R::result_type>(), s);
         });
     })->UseManualTime()->Unit(benchmark::kMicrosecond);
+    if (!caller_workspace) return;
     benchmark::RegisterBenchmark(("reduce/cuda_ws" + tail).c_str(), [=](benchmark::State& st) {
         device_out<T> out;
         const std::size_t bytes = preduce::cuda::workspace_bytes<R>(n);
@@ -100,6 +107,36 @@ void register_ours(const std::string& op, std::size_t n, R reducer) {
             preduce::cuda::reduce_async(p, n, reducer, out.template as<typename R::result_type>(), ws, bytes, s);
         });
         cudaFree(ws);
+    })->UseManualTime()->Unit(benchmark::kMicrosecond);
+}
+
+// Comparison rows for the report, not production paths: the mean through the generic
+// per-element Chan merge (a transform hides moments_reducer from the backend's per-thread
+// shortcut, thread_state.cuh), and a float sum declared non-commutative (the ordered layer).
+struct same_value {
+    __host__ __device__ float operator()(float x) const { return x; }
+};
+using generic_moments = preduce::transformed_reducer<float, same_value, preduce::moments_reducer<float>>;
+struct ordered_sum {
+    using value_type = float;
+    __host__ __device__ static float identity() { return -0.0f; }
+    __host__ __device__ static float combine(float a, float b) { return a + b; }
+};
+
+// x . y over two arrays read side by side (a zip source); GB/s counts both.
+template <class T>
+void register_dot(std::size_t n) {
+    const std::string name = std::string("reduce/cuda/dot/") + preduce::detail::type_name<T>() + "/" + std::to_string(n);
+    benchmark::RegisterBenchmark(name.c_str(), [=](benchmark::State& st) {
+        device_out<T> out;
+        std::size_t it = 0;
+        time_device<T>(
+            st, n,
+            [&](const T* x, cudaStream_t s) {
+                const T* y = window<T>(n, it++, 1);
+                preduce::cuda::reduce_async(preduce::zip_source<T, T>{x, y}, n, preduce::dot_reducer<T>{}, out.template as<T>(), s);
+            },
+            2);
     })->UseManualTime()->Unit(benchmark::kMicrosecond);
 }
 
@@ -229,6 +266,18 @@ int main(int argc, char** argv) {
         register_cub<float>("max", n);
         register_ours<float>("argmin", n, preduce::argmin_reducer<float>{});
         register_cub<float>("argmin", n);
+    }
+    // The transform and fused built-ins next to the plain sum (summary.py: ratio to it).
+    for (std::size_t n : sizes) {
+        if (n < (std::size_t{1} << 16)) continue;
+        register_ours<float>("sumsq", n, preduce::sumsq_reducer<float>{}, false);
+        register_ours<float>("minmax", n, preduce::minmax_reducer<float>{}, false);
+        register_dot<float>(n);
+        register_ours<float>("mean", n, preduce::moments_reducer<float>{}, false);
+        if (n == (std::size_t{1} << 24) || n == (std::size_t{1} << 28)) {
+            register_ours<float>("mean_generic", n, generic_moments{}, false);
+            register_ours<float>("sum_ordered", n, preduce::as_reducer(ordered_sum{}), false);
+        }
     }
     for (std::size_t n : sizes) {
         register_ours<double>("sum", n, preduce::sum_reducer<double>{});

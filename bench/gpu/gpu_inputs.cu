@@ -8,6 +8,7 @@
 #include <map>
 #include <type_traits>
 #include <typeindex>
+#include <utility>
 
 namespace preduce::bench_gpu {
 
@@ -34,8 +35,8 @@ struct pool {
     void* base = nullptr;
     std::size_t bytes = 0;
 };
-std::map<std::type_index, pool>& pools() {
-    static std::map<std::type_index, pool> m;
+std::map<std::pair<std::type_index, int>, pool>& pools() {
+    static std::map<std::pair<std::type_index, int>, pool> m;
     return m;
 }
 
@@ -47,14 +48,14 @@ void die(cudaError_t e, const char* what) {
 } // namespace
 
 template <class T>
-const T* window(std::size_t n, std::size_t iteration) {
-    pool& p = pools()[std::type_index(typeid(T))];
+const T* window(std::size_t n, std::size_t iteration, int slot) {
+    pool& p = pools()[{std::type_index(typeid(T)), slot}];
     const std::size_t need = n * sizeof(T);
     if (p.bytes < need || p.bytes < min_pool_bytes) {
         if (p.base != nullptr) die(cudaFree(p.base), "cudaFree");
         p.bytes = need > min_pool_bytes ? need : min_pool_bytes;
         die(cudaMalloc(&p.base, p.bytes), "cudaMalloc pool");
-        fill<T><<<1024, 256>>>(static_cast<T*>(p.base), p.bytes / sizeof(T), 0x5eed);
+        fill<T><<<1024, 256>>>(static_cast<T*>(p.base), p.bytes / sizeof(T), 0x5eed + (std::uint64_t{1} << 40) * slot);
         die(cudaDeviceSynchronize(), "fill");
     }
     const std::size_t stride = (need + 255) / 256 * 256;  // keep every window 256-byte aligned
@@ -68,8 +69,8 @@ void release_pools() {
     pools().clear();
 }
 
-template const float* window<float>(std::size_t, std::size_t);
-template const double* window<double>(std::size_t, std::size_t);
-template const std::int32_t* window<std::int32_t>(std::size_t, std::size_t);
+template const float* window<float>(std::size_t, std::size_t, int);
+template const double* window<double>(std::size_t, std::size_t, int);
+template const std::int32_t* window<std::int32_t>(std::size_t, std::size_t, int);
 
 } // namespace preduce::bench_gpu

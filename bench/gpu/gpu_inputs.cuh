@@ -7,8 +7,10 @@ namespace preduce::bench_gpu {
 
 // Start of n elements of type T inside the pool for iteration `iteration`: consecutive
 // iterations read disjoint windows while the pool allows, so small inputs come from DRAM.
+// Slot 1 is a second pool of other values, for the second input of two-input rows (a
+// dot product of one window with itself would read every byte once).
 template <class T>
-const T* window(std::size_t n, std::size_t iteration);
+const T* window(std::size_t n, std::size_t iteration, int slot = 0);
 
 // Releases every pool (between type families, to keep device memory for the next).
 void release_pools();

@@ -1,7 +1,8 @@
 #!/usr/bin/env python3
 """Tables from preduce_bench_gpu's JSON (run with --benchmark_repetitions, aggregates):
-ours vs CUB per op/type/size (median event time, GB/s, CUB time / our time), the read
-probe ceiling, and the seed's ladder at 2^24 floats."""
+ours vs CUB per op/type/size (median event time, GB/s, CUB time / our time), the
+transform and fused built-ins against our plain sum, the read probe ceiling, and the
+seed's ladder at 2^24 floats."""
 import json
 import sys
 from collections import defaultdict
@@ -45,6 +46,19 @@ def main(path):
             wu = r.get("ws", (float("nan"), 0.0))[0]
             print(f"| {op} | {ty} | 2^{n.bit_length() - 1} | {ou:.2f} | {ot:.3f} | {wu:.2f} | {cu:.2f} | {ct:.3f} "
                   f"| {cu / ou:.3f} | {cu / wu:.3f} |")
+    print("\n## transform and fused built-ins vs the plain sum (cuda, float32, own workspace)\n")
+    print("GB/s counts every input byte (dot reads two arrays); ratio: their GB/s / sum's GB/s at the same n. "
+          "Comparison rows: mean_generic, the mean through the per-element merge (no per-thread shortcut); "
+          "sum_ordered, a float sum declared non-commutative (the in-order layer)\n")
+    print("| op | n | time us | GB/s | ratio to cuda sum |")
+    print("|---|---|---|---|---|")
+    sums = {n: r["ours"] for n, r in rows.get(("sum", "float32"), {}).items() if "ours" in r}
+    for op in ("sum", "sumsq", "minmax", "dot", "mean", "mean_generic", "sum_ordered"):
+        for n, r in sorted(rows.get((op, "float32"), {}).items()):
+            if "ours" not in r or n not in sums or n < (1 << 16):
+                continue
+            us, tbs = r["ours"]
+            print(f"| {op} | 2^{n.bit_length() - 1} | {us:.2f} | {tbs * 1e3:.0f} | {tbs / sums[n][1]:.3f} |")
     print("\n## anchors (float32)\n")
     print("| row | n | us | TB/s |")
     print("|---|---|---|---|")

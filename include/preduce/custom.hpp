@@ -72,6 +72,14 @@ template <class Op, class A>
 struct op_result<Op, A> { using type = std::remove_cvref_t<decltype(std::declval<const Op&>().finish(std::declval<const A&>()))>; };
 } // namespace detail
 
+// The adapters below are __host__ __device__ under nvcc. One that calls a host-only member
+// of the user's operation is only a warning to nvcc (#20011), and the kernel then silently
+// computes nothing; made an error here (nvcc applies the state where a template is defined).
+#if defined(__NVCC_DIAG_PRAGMA_SUPPORT__)
+#pragma nv_diagnostic push
+#pragma nv_diag_error 20011
+#endif
+
 // A user operation completed into a reducer.
 template <class Op>
 struct user_reducer {
@@ -150,5 +158,9 @@ struct transformed_reducer {
     PREDUCE_HD constexpr accumulator_type lift(const V& x, std::size_t i) const { return inner.lift(f(x), i); }
     PREDUCE_HD constexpr result_type finish(const accumulator_type& a) const { return inner.finish(a); }
 };
+
+#if defined(__NVCC_DIAG_PRAGMA_SUPPORT__)
+#pragma nv_diagnostic pop
+#endif
 
 } // namespace preduce

@@ -10,13 +10,15 @@ stage=build-device
 
 cmake -S . -B "$build" -G Ninja -DCMAKE_BUILD_TYPE=Release -DPREDUCE_ENABLE_CUDA=ON \
   -DCMAKE_CUDA_ARCHITECTURES=90 -DPREDUCE_BUILD_TESTS=ON -DPREDUCE_BUILD_BENCH=ON -DPREDUCE_BUILD_TOOLS=ON >/dev/null
-cmake --build "$build"
+# Keep going past targets that fail (work in progress elsewhere in the tree): whatever was
+# built is staged, and what is missing is named below.
+cmake --build "$build" -- -k 0 || echo "prepare.sh: some targets failed to build (above); staging what was built" >&2
 
 rm -rf "$stage"
 mkdir -p "$stage/bin" "$stage/lib"
 for exe in tests/test_cuda tests/cuda/test_cuda_device tests/cuda/test_cuda_managed tests/cuda/test_cuda_only tests/cuda/test_cuda_async tests/test_frontend \
-           tests/test_seq bench/gpu/preduce_bench_gpu tools/preduce/preduce; do
-  [ -x "$build/$exe" ] && cp "$build/$exe" "$stage/bin/"
+           tests/custom/test_custom_cuda tests/test_seq bench/gpu/preduce_bench_gpu tools/preduce/preduce; do
+  if [ -x "$build/$exe" ]; then cp "$build/$exe" "$stage/bin/"; else echo "prepare.sh: not staged (not built): $exe" >&2; fi
 done
 # Shared libraries the Ubuntu image of the GPU machine does not have: everything ldd
 # resolves except the C runtime and the GCC runtime (the image's are newer).

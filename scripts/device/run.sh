@@ -2,6 +2,8 @@
 # On the GPU machine, build-free, over build-device/ staged by prepare.sh: the CUDA tests,
 # compute-sanitizer (memcheck, racecheck, synccheck, initcheck) over them, then the GPU
 # benchmark. Full logs go to $OUT; the tables to read are printed last.
+# Narrower runs: TEST_TIMEOUT (s per executable), SANITIZE_TOOLS, SANITIZE_TARGETS,
+# BENCH_FILTER (a --benchmark_filter regex), REPS, MIN_TIME.
 set -uo pipefail
 cd "$(dirname "$0")/../.."
 stage=$PWD/build-device
@@ -16,20 +18,33 @@ nvidia-smi --query-gpu=name,driver_version,memory.total,clocks.sm,clocks.mem --f
 cat "$out/gpu.txt"
 
 if [ "$mode" = all ] || [ "$mode" = tests ]; then
-  for t in test_frontend test_cuda test_cuda_device test_cuda_managed test_cuda_only test_cuda_async; do
-    "$stage/bin/$t" >"$out/$t.log" 2>&1
-    rc=$?
-    summary+=("test $t: rc=$rc, $(tail -n 2 "$out/$t.log" | tr '\n' ' ')")
+  # The executables share the GPU, so they run side by side, except test_cuda_only, which
+  # takes all device memory on purpose (out-of-memory case) and runs alone afterwards.
+  run_test() {
+    if [ ! -x "$stage/bin/$1" ]; then echo 127 >"$out/$1.rc"; echo "not staged" >"$out/$1.log"; return; fi
+    timeout "${TEST_TIMEOUT:-400}" "$stage/bin/$1" >"$out/$1.log" 2>&1
+    echo $? >"$out/$1.rc"
+  }
+  for t in test_frontend test_cuda test_cuda_device test_cuda_managed test_cuda_async test_custom_cuda; do
+    run_test "$t" &
+  done
+  wait
+  run_test test_cuda_only
+  for t in test_frontend test_cuda test_cuda_device test_cuda_managed test_cuda_async test_custom_cuda test_cuda_only; do
+    summary+=("test $t: rc=$(cat "$out/$t.rc"), $(tail -n 2 "$out/$t.log" | tr '\n' ' ')")
   done
 fi
 
 if [ "$mode" = all ] || [ "$mode" = sanitize ]; then
   # Cases small enough for the instrumented run; every kernel path (single block, two-pass,
   # host staging, NaN/tie/empty handling) is reached by them.
-  filter='[ties],[extremes],[float],[empty],[errors],[threads]'
-  for tool in memcheck racecheck synccheck initcheck; do
-    targets="test_cuda_device"   # every kernel path; the host-staging path adds copies only
-    [ "$tool" = memcheck ] && targets="test_cuda_device test_cuda"
+  # test_cuda_async (a plain program, ignores the filter) adds the ordered, zip and
+  # moments paths. SANITIZE_TOOLS / SANITIZE_TARGETS narrow a run when device time is short.
+  filter='[ties],[extremes],[float],[empty],[errors],[threads],[moments]'
+  for tool in ${SANITIZE_TOOLS:-memcheck racecheck synccheck initcheck}; do
+    targets="test_cuda_device test_cuda_async"   # every kernel path; the host-staging path adds copies only
+    [ "$tool" = memcheck ] && targets="test_cuda_device test_cuda test_cuda_async"
+    targets=${SANITIZE_TARGETS:-$targets}
     for t in $targets; do
       log="$out/sanitize_${tool}_$t.log"
       timeout "${SANITIZE_TIMEOUT:-110}" compute-sanitizer --tool "$tool" --error-exitcode 99 --print-limit 200 \

@@ -1,14 +1,19 @@
 // The header-only CUDA API, compiled by nvcc as a user would: reduce_async leaving the
-// result in device memory (pool workspace and caller workspace), and a user-defined
-// reducer through the same kernels. A plain program: exit 0 passes, 77 skips (no GPU).
+// result in device memory (pool workspace and caller workspace), user operations through
+// the same kernels, non-commutative ones in operand order, two-input (zip) sources and
+// the new built-ins, each on device memory and on pageable host memory against
+// preduce::seq. A plain program: exit 0 passes, 77 skips (no GPU).
 #include <cuda_runtime_api.h>
 
 #include <cmath>
+#include <cstdint>
 #include <cstdio>
 #include <cstdlib>
 #include <vector>
 
+#include "preduce/cuda/compiled.hpp"
 #include "preduce/cuda/reduce.cuh"
+#include "preduce/ops.hpp"
 #include "preduce/reducers.hpp"
 #include "preduce/seq/reduce.hpp"
 
@@ -18,6 +23,13 @@ int failures = 0;
     do {                                                                                              \
         if (!(cond)) {                                                                                \
             std::printf("FAILED %s:%d: %s\n", __FILE__, __LINE__, #cond);                             \
+            ++failures;                                                                               \
+        }                                                                                             \
+    } while (0)
+#define EXPECT_AT(cond, n, where)                                                                     \
+    do {                                                                                              \
+        if (!(cond)) {                                                                                \
+            std::printf("FAILED %s:%d: %s (n = %zu, %s)\n", __FILE__, __LINE__, #cond, n, where);     \
             ++failures;                                                                               \
         }                                                                                             \
     } while (0)
@@ -33,28 +45,170 @@ struct sum_of_squares {
     __host__ __device__ double finish(double a) const { return a; }
 };
 
+// A user operation that is not commutative and says so by saying nothing: it records
+// the index range it has seen and whether every combine joined adjacent ranges, left
+// before right. Any reordering or regrouping that breaks the left fold shows as broken.
+struct in_order {
+    using value_type = float;
+    struct seen {
+        std::uint64_t first, last;
+        int state;  // 0 empty, 1 in order so far, 2 broken
+    };
+    using accumulator_type = seen;
+    __host__ __device__ static seen identity() { return {0, 0, 0}; }
+    __host__ __device__ static seen combine(const seen& a, const seen& b) {
+        if (a.state == 0) return b;
+        if (b.state == 0) return a;
+        const bool ok = a.state == 1 && b.state == 1 && a.last + 1 == b.first;
+        return {a.first, b.last, ok ? 1 : 2};
+    }
+    __host__ __device__ seen lift(float, std::size_t i) const { return {i, i, 1}; }
+};
+
+// 2x2 matrix product over matrix elements [[s, t], [0, 1]] with s = +-1, t small: every
+// entry of every partial product is an integer below 2^24, so floats are exact and any
+// operand swap changes the answer.
+struct mat2 {
+    float a, b, c, d;
+};
+bool operator==(const mat2& x, const mat2& y) { return x.a == y.a && x.b == y.b && x.c == y.c && x.d == y.d; }
+struct matmul {
+    using value_type = mat2;
+    __host__ __device__ static mat2 identity() { return {1, 0, 0, 1}; }
+    __host__ __device__ static mat2 combine(const mat2& x, const mat2& y) {
+        return {x.a * y.a + x.b * y.c, x.a * y.b + x.b * y.d, x.c * y.a + x.d * y.c, x.c * y.b + x.d * y.d};
+    }
+};
+
+// x -> x^2 + 1, a user transform for preduce::transform.
+struct square_plus_one {
+    __host__ __device__ float operator()(float x) const { return x * x + 1.0f; }
+};
+
+std::uint32_t mix(std::size_t i) { return static_cast<std::uint32_t>((i * 2654435761u) ^ (i >> 7)); }
+
+template <class T>
+struct on_device {
+    T* p = nullptr;
+    explicit on_device(const std::vector<T>& h) {
+        cudaMalloc(&p, (h.size() + 1) * sizeof(T));
+        cudaMemcpy(p, h.data(), h.size() * sizeof(T), cudaMemcpyHostToDevice);
+        cudaDeviceSynchronize();  // the DMA of a pageable copy may outlive cudaMemcpy
+    }
+    ~on_device() { cudaFree(p); }
+};
+
 template <class T>
 T to_host(const T* d) {
     T h{};
     cudaMemcpy(&h, d, sizeof(T), cudaMemcpyDeviceToHost);
     return h;
 }
-} // namespace
 
-int main() {
-    int devices = 0;
-    if (cudaGetDeviceCount(&devices) != cudaSuccess || devices == 0) {
-        std::printf("SKIPPED: no CUDA device\n");
-        return 77;
+bool near(double got, double want, double tol) { return std::fabs(got - want) <= tol; }
+
+// Sizes either side of the layers' edges: a warp, a block, the scalar and vector tiles,
+// the single-block limit (2^15), a full one-wave grid of tiles, and several staging chunks.
+const std::size_t sizes[] = {0,     1,     2,     3,     31,    32,      33,      255,       256,
+                             257,   2047,  2048,  2049,  4095,  4096,    4097,    32767,     32768,
+                             32769, 99991, 1 << 20, 2162689, 5000003};
+
+void ordered_cases() {
+    for (std::size_t n : sizes) {
+        std::vector<float> f(n);
+        std::vector<mat2> m(n);
+        for (std::size_t i = 0; i < n; ++i) {
+            f[i] = static_cast<float>(mix(i) % 17);
+            m[i] = {(mix(i) & 1) ? 1.0f : -1.0f, static_cast<float>(static_cast<int>(mix(i + 1) % 5) - 2), 0.0f, 1.0f};
+        }
+        const on_device<float> df(f);
+        const on_device<mat2> dm(m);
+        for (int where = 0; where < 2; ++where) {
+            const char* label = where == 0 ? "device" : "pageable";
+            const float* pf = where == 0 ? df.p : f.data();
+            const mat2* pm = where == 0 ? dm.p : m.data();
+            const auto seen = preduce::cuda::reduce(pf, n, in_order{});
+            EXPECT_AT(seen.state == (n == 0 ? 0 : 1), n, label);
+            EXPECT_AT(n == 0 || (seen.first == 0 && seen.last == n - 1), n, label);
+            EXPECT_AT(preduce::cuda::reduce(pm, n, matmul{}) == preduce::seq::reduce(m.data(), n, matmul{}), n, label);
+        }
     }
-    cudaStream_t s;
-    cudaStreamCreateWithFlags(&s, cudaStreamNonBlocking);
+}
+
+void builtin_cases() {
+    for (std::size_t n : sizes) {
+        std::vector<float> x(n), y(n);
+        std::vector<std::int32_t> i(n), j(n);
+        double abs_dot = 0.0;
+        for (std::size_t k = 0; k < n; ++k) {
+            x[k] = static_cast<float>(static_cast<int>(mix(k) % 2001) - 1000) / 997.0f;
+            y[k] = static_cast<float>(static_cast<int>(mix(k + 12345) % 2001) - 1000) / 991.0f;
+            i[k] = static_cast<std::int32_t>(mix(k) - 2147483648u);  // wraps in the dot product
+            j[k] = static_cast<std::int32_t>(mix(3 * k + 1) % 1000) - 500;
+            abs_dot += std::fabs(double(x[k]) * double(y[k]));
+        }
+        const on_device<float> dx(x), dy(y);
+        const on_device<std::int32_t> di(i), dj(j);
+        const double u = 0x1p-24, tol = 2.0 * static_cast<double>(n) * u * abs_dot;
+        // device/device, pageable/pageable, and one of each
+        for (int where = 0; where < 3; ++where) {
+            const char* label = where == 0 ? "device" : where == 1 ? "pageable" : "mixed";
+            const float* px = where == 1 ? x.data() : dx.p;
+            const float* py = where == 0 ? dy.p : y.data();
+            const std::int32_t* pi = where == 1 ? i.data() : di.p;
+            const std::int32_t* pj = where == 0 ? dj.p : j.data();
+            EXPECT_AT(preduce::cuda::reduce(pi, pj, n, preduce::dot) == preduce::seq::reduce(i.data(), j.data(), n, preduce::dot),
+                      n, label);
+            EXPECT_AT(near(preduce::cuda::reduce(px, py, n, preduce::dot), preduce::seq::reduce(x.data(), y.data(), n, preduce::dot),
+                           tol),
+                      n, label);
+            if (where == 2) continue;
+            EXPECT_AT(preduce::cuda::reduce(px, n, preduce::minmax) == preduce::seq::reduce(x.data(), n, preduce::minmax), n, label);
+            EXPECT_AT(preduce::cuda::reduce(pi, n, preduce::minmax) == preduce::seq::reduce(i.data(), n, preduce::minmax), n, label);
+            const auto got = preduce::cuda::reduce(px, n, preduce::moments);
+            const auto want = preduce::seq::reduce(x.data(), n, preduce::moments);
+            EXPECT_AT(got.count == n, n, label);
+            EXPECT_AT(n == 0 ? std::isnan(got.mean) : near(got.mean, want.mean, 1e-11), n, label);
+            EXPECT_AT(n < 2 || near(got.variance(), want.variance(), 1e-10 * want.variance()), n, label);
+            const double sq = preduce::cuda::reduce(px, n, preduce::sumsq);
+            EXPECT_AT(near(sq, preduce::seq::reduce(x.data(), n, preduce::sumsq), 2.0 * n * u * sq), n, label);
+            const auto [s, c] = preduce::cuda::reduce(pj, n, preduce::fused(preduce::sum, preduce::count_if(preduce::greater(0))));
+            const auto [ws, wc] = preduce::seq::reduce(j.data(), n, preduce::fused(preduce::sum, preduce::count_if(preduce::greater(0))));
+            EXPECT_AT(s == ws && c == wc, n, label);
+            const float t = preduce::cuda::reduce(px, n, preduce::transform(square_plus_one{}, preduce::sum));
+            EXPECT_AT(near(t, preduce::seq::reduce(x.data(), n, preduce::transform(square_plus_one{}, preduce::sum)),
+                           4.0 * n * u * (sq + n)),
+                      n, label);
+        }
+        // The compiled library's instances (what the front end calls) and reduce_async on a zip.
+        const preduce::options none{};
+        EXPECT_AT(preduce::cuda::compiled::run(preduce::zip_source<std::int32_t, std::int32_t>{di.p, dj.p}, n,
+                                               preduce::dot_reducer<std::int32_t>{}, none) ==
+                      preduce::seq::reduce(i.data(), j.data(), n, preduce::dot),
+                  n, "compiled dot");
+        EXPECT_AT(preduce::cuda::compiled::run(x.data(), n, preduce::minmax_reducer<float>{}, none) ==
+                      preduce::seq::reduce(x.data(), n, preduce::minmax_reducer<float>{}),
+                  n, "compiled minmax");
+        std::int32_t* d_out = nullptr;
+        cudaMalloc(&d_out, sizeof(std::int32_t));
+        preduce::cuda::reduce_async(preduce::zip_source<std::int32_t, std::int32_t>{di.p, dj.p}, n,
+                                    preduce::dot_reducer<std::int32_t>{}, d_out);
+        cudaStreamSynchronize(cudaStreamPerThread);
+        EXPECT_AT(to_host(d_out) == preduce::seq::reduce(i.data(), j.data(), n, preduce::dot), n, "async dot");
+        cudaFree(d_out);
+    }
+}
+
+void async_cases(cudaStream_t s) {
     for (std::size_t n : {std::size_t{0}, std::size_t{1}, std::size_t{5000}, std::size_t{1} << 20, (std::size_t{1} << 22) + 3}) {
         std::vector<int> h(n);
         for (std::size_t i = 0; i < n; ++i) h[i] = static_cast<int>((i * 2654435761u) % 2001) - 1000;
         int* d = nullptr;
         cudaMalloc(&d, (n + 1) * sizeof(int));
         cudaMemcpy(d, h.data(), n * sizeof(int), cudaMemcpyHostToDevice);
+        // A copy from pageable memory may return before its DMA lands, on the legacy stream,
+        // which the non-blocking stream s does not wait for.
+        cudaDeviceSynchronize();
         preduce::argmax_reducer<int>::result_type* d_arg = nullptr;
         long long* d_sum = nullptr;
         cudaMalloc(&d_arg, sizeof(*d_arg));
@@ -93,6 +247,20 @@ int main() {
         refused = true;
     }
     EXPECT(refused);
+}
+} // namespace
+
+int main() {
+    int devices = 0;
+    if (cudaGetDeviceCount(&devices) != cudaSuccess || devices == 0) {
+        std::printf("SKIPPED: no CUDA device\n");
+        return 77;
+    }
+    cudaStream_t s;
+    cudaStreamCreateWithFlags(&s, cudaStreamNonBlocking);
+    async_cases(s);
+    ordered_cases();
+    builtin_cases();
     cudaStreamDestroy(s);
     std::printf("%d failed\n", failures);
     return failures == 0 ? 0 : 1;

@@ -1,6 +1,7 @@
 #pragma once
 // Block layer: each warp reduces by shuffles, lane 0 of every warp parks its partial in
-// shared memory, and warp 0 reduces those. Thread 0 returns the block's result.
+// shared memory, and warp 0 reduces those. Thread 0 returns the block's result, the
+// threads' accumulators combined in thread order (warp_reduce.cuh keeps lane order).
 #include "preduce/cuda/warp_reduce.cuh"
 
 namespace preduce::cuda::detail {

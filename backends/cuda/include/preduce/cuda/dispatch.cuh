@@ -15,6 +15,7 @@
 #include "preduce/cuda/kernels.cuh"
 #include "preduce/cuda/memory.hpp"
 #include "preduce/cuda/tuning.hpp"
+#include "preduce/source.hpp"
 
 namespace preduce::cuda::detail {
 
@@ -48,16 +49,14 @@ int wave_blocks() {
 // Grid for n elements: enough blocks for the tiles, at most one wave.
 template <int BlockThreads, class R>
 int grid_for(std::size_t n) {
-    using T = typename R::value_type;
-    constexpr std::size_t tile_elements =
-        static_cast<std::size_t>(tiles<BlockThreads>::vectors_per_tile) * vector_of<T>::size;
-    const std::size_t tiles_needed = (n + tile_elements - 1) / tile_elements;
+    constexpr std::size_t tile = tile_elements<BlockThreads, R>();
+    const std::size_t tiles_needed = (n + tile - 1) / tile;
     return static_cast<int>(std::max<std::size_t>(1, std::min<std::size_t>(tiles_needed, wave_blocks<BlockThreads, R>())));
 }
 
-// Enqueues the partials of [data, data + n) (global index base) with `blocks` blocks.
+// Enqueues the partials of elements [0, n) of data (global index base) with `blocks` blocks.
 template <class R>
-void enqueue_partials(const R& r, const typename R::value_type* data, std::size_t n, std::size_t base, int blocks,
+void enqueue_partials(const R& r, source_t<R> data, std::size_t n, std::size_t base, int blocks,
                       typename R::accumulator_type* partials, cudaStream_t stream) {
     constexpr int B = tuning::block_threads;
     reduce_partials<B, R><<<blocks, B, 0, stream>>>(r, data, n, base, partials, nullptr);
@@ -110,7 +109,7 @@ std::size_t workspace_bytes(std::size_t n) {
 // The workspace is the caller's when given (at least workspace_bytes<R>(n) bytes), else
 // it comes from preduce's stream-ordered pool and goes back to it on the same stream.
 template <class R>
-void enqueue_reduce(const R& r, const typename R::value_type* data, std::size_t n,
+void enqueue_reduce(const R& r, source_t<R> data, std::size_t n,
                     typename R::result_type* d_result, cudaStream_t stream, void* workspace = nullptr,
                     std::size_t workspace_size = 0) {
     using A = typename R::accumulator_type;

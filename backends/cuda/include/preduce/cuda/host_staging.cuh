@@ -2,9 +2,10 @@
 // Host data that the GPU cannot read directly (pageable memory) is streamed through two
 // pinned staging chunks on two streams: while the GPU copies and reduces chunk k, the
 // CPU fills the other staging chunk with chunk k+1. Each chunk leaves its block partials
-// in one array; one finalize folds them all.
+// in one array; one finalize folds them all. A zip source's two arrays share each chunk.
 #include <cuda_runtime_api.h>
 
+#include <array>
 #include <cstddef>
 #include <cstring>
 #include <memory>
@@ -12,6 +13,7 @@
 #include "preduce/cuda/dispatch.cuh"
 #include "preduce/cuda/memory.hpp"
 #include "preduce/cuda/parallel_copy.hpp"
+#include "preduce/cuda/residence.hpp"
 #include "preduce/cuda/tuning.hpp"
 
 namespace preduce::cuda::detail {
@@ -40,13 +42,39 @@ inline staging_set& staging_for_this_thread() {
     return *set;
 }
 
+// Elements per chunk and where each staged array sits inside a chunk: the arrays share
+// the pinned chunk (and its device twin) side by side, one region each, 256-byte aligned.
+template <std::size_t N>
+struct chunk_layout {
+    std::size_t elements = 0;
+    std::array<std::size_t, N> offset{};  // bytes; only staged arrays have a region
+
+    chunk_layout(const std::array<std::size_t, N>& element_bytes, const std::array<bool, N>& staged) {
+        std::size_t row = 0;
+        for (std::size_t c = 0; c < N; ++c)
+            if (staged[c]) row += element_bytes[c];
+        elements = tuning::staging_chunk_bytes / row / 256 * 256;
+        std::size_t at = 0;
+        for (std::size_t c = 0; c < N; ++c)
+            if (staged[c]) {
+                offset[c] = at;
+                at += elements * element_bytes[c];
+            }
+    }
+};
+
+// Reduces a source of which at least one array is pageable host memory: chunk by chunk,
+// pageable arrays through pinned staging, the others read in place. Chunk k's partials
+// follow chunk k-1's, so the finalize folds them in input order.
 template <class R>
-void enqueue_reduce_from_host(const R& r, const typename R::value_type* data, std::size_t n,
+void enqueue_reduce_from_host(const R& r, source_t<R> src, std::size_t n,
+                              const std::array<bool, columns<source_t<R>>::count>& pageable,
                               typename R::result_type* d_result, cudaStream_t result_stream) {
-    using T = typename R::value_type;
+    using C = columns<source_t<R>>;
     using A = typename R::accumulator_type;
     constexpr int B = tuning::block_threads;
-    constexpr std::size_t chunk_elements = tuning::staging_chunk_bytes / sizeof(T);
+    const chunk_layout<C::count> layout(C::element_bytes, pageable);
+    const std::size_t chunk_elements = layout.elements;
     staging_set& st = staging_for_this_thread();
 
     const std::size_t chunks = (n + chunk_elements - 1) / chunk_elements;
@@ -67,17 +95,35 @@ void enqueue_reduce_from_host(const R& r, const typename R::value_type* data, st
         }
     } guard{st};
 
+    // An array read in place (the device half of a mixed zip) may still be being written by
+    // work queued on the caller's stream: the staging streams start after it.
+    event caller_ready;
+    check(cudaEventRecord(caller_ready.get(), result_stream), "cudaEventRecord");
+    for (auto& s : st.streams) check(cudaStreamWaitEvent(s.get(), caller_ready.get(), 0), "cudaStreamWaitEvent");
+
+    const typename C::pointers whole = C::of(src);
     for (std::size_t k = 0; k < chunks; ++k) {
         const int b = static_cast<int>(k % 2);
         cudaStream_t s = st.streams[b].get();
         const std::size_t begin = k * chunk_elements;
         const std::size_t len = n - begin < chunk_elements ? n - begin : chunk_elements;
         if (k >= 2) check(cudaEventSynchronize(st.copied[b].get()), "cudaEventSynchronize");
-        copy_pool::instance().copy(st.chunk[b].as<T>(), data + begin, len * sizeof(T));
-        check(cudaMemcpyAsync(staged[b].as<T>(), st.chunk[b].as<T>(), len * sizeof(T), cudaMemcpyHostToDevice, s),
-              "cudaMemcpyAsync (staging)");
+        typename C::pointers part{};
+        for (std::size_t c = 0; c < C::count; ++c) {
+            const std::size_t size = C::element_bytes[c];
+            const char* from = static_cast<const char*>(whole[c]) + begin * size;
+            if (!pageable[c]) {
+                part[c] = from;
+                continue;
+            }
+            char* pinned = st.chunk[b].as<char>() + layout.offset[c];
+            char* device = staged[b].as<char>() + layout.offset[c];
+            copy_pool::instance().copy(pinned, from, len * size);
+            check(cudaMemcpyAsync(device, pinned, len * size, cudaMemcpyHostToDevice, s), "cudaMemcpyAsync (staging)");
+            part[c] = device;
+        }
         check(cudaEventRecord(st.copied[b].get(), s), "cudaEventRecord");
-        enqueue_partials(r, staged[b].as<T>(), len, begin, blocks, partials.as<A>() + k * blocks, s);
+        enqueue_partials(r, C::make(part), len, begin, blocks, partials.as<A>() + k * blocks, s);
     }
     // Join both streams into the result stream, then fold every chunk's partials.
     event done[2];

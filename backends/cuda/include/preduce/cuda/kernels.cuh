@@ -2,11 +2,15 @@
 // Grid layer: the kernels. reduce_partials writes one accumulator per block (or, with
 // a single block, the finished result); reduce_finalize folds those accumulators in a
 // single block. No atomics: the same GPU, grid and input give the same bits every run.
+// Partials are written and folded in block order, which non-commutative reducers need.
 #include <cstddef>
 #include <cstring>
 
 #include "preduce/cuda/block_reduce.cuh"
-#include "preduce/cuda/tile_reduce.cuh"
+#include "preduce/cuda/ordered_fold.cuh"
+#include "preduce/cuda/thread_fold.cuh"
+#include "preduce/reducers.hpp"
+#include "preduce/source.hpp"
 
 namespace preduce::cuda::detail {
 
@@ -28,10 +32,10 @@ __device__ __forceinline__ void store_whole(V* out, const V& v) {
 
 template <int BlockThreads, class R>
 __global__ void __launch_bounds__(BlockThreads)
-    reduce_partials(R r, const typename R::value_type* __restrict__ data, std::size_t n, std::size_t base,
+    reduce_partials(R r, source_t<R> data, std::size_t n, std::size_t base,
                     typename R::accumulator_type* __restrict__ partials,
                     typename R::result_type* __restrict__ result) {
-    auto acc = thread_fold<BlockThreads>(r, data, n, base, R::identity());
+    auto acc = thread_fold<BlockThreads>(r, data, n, base);
     acc = block_reduce<BlockThreads, R>(acc);
     if (threadIdx.x == 0) {
         if (result != nullptr) store_whole(result, r.finish(acc));  // single-block launch: done
@@ -39,13 +43,18 @@ __global__ void __launch_bounds__(BlockThreads)
     }
 }
 
-// One block folds `count` partials; optionally also leaves the unfinished accumulator.
+// One block folds the `count` partials and writes the finished result.
 template <int BlockThreads, class R>
 __global__ void __launch_bounds__(BlockThreads)
     reduce_finalize(R r, const typename R::accumulator_type* __restrict__ partials, std::size_t count,
                     typename R::result_type* __restrict__ result) {
     auto acc = R::identity();
-    for (std::size_t i = threadIdx.x; i < count; i += BlockThreads) acc = R::combine(acc, partials[i]);
+    if constexpr (is_commutative_v<R>) {
+        for (std::size_t i = threadIdx.x; i < count; i += BlockThreads) acc = R::combine(acc, partials[i]);
+    } else {  // thread t folds the t-th contiguous run, so block_reduce sees them in order
+        const run mine = run_of(count, BlockThreads, threadIdx.x);
+        for (std::size_t i = mine.begin; i < mine.end; ++i) acc = R::combine(acc, partials[i]);
+    }
     acc = block_reduce<BlockThreads, R>(acc);
     if (threadIdx.x == 0) store_whole(result, r.finish(acc));
 }

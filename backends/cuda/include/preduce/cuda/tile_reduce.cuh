@@ -1,5 +1,6 @@
 #pragma once
-// Thread layer: what one thread folds before the block layer. The input is split as
+// Thread layer, vector tiles: what one thread folds before the block layer, for a single
+// array of a commutative reducer (thread_fold.cuh picks the layer). The input is split as
 //   [head: scalars up to the first 16-byte boundary][body: 16-byte vectors][tail: scalars]
 // so that the body, nearly all the data, is read with 16-byte loads whatever the
 // alignment of the caller's pointer. The body is cut into tiles of block_threads x
@@ -10,6 +11,7 @@
 #include <cstddef>
 #include <cstdint>
 
+#include "preduce/cuda/thread_state.cuh"
 #include "preduce/cuda/tuning.hpp"
 
 namespace preduce::cuda::detail {
@@ -42,13 +44,11 @@ struct tiles {
     static constexpr int vectors_per_tile = BlockThreads * tuning::vectors_per_thread;
 };
 
-// Folds this thread's share of [data, data + n) into acc; `base` is the global index of
+// Folds this thread's share of [data, data + n) into st; `base` is the global index of
 // data[0] (non-zero when the host path reduces a chunk of a larger input).
 template <int BlockThreads, class R>
-__device__ __forceinline__ typename R::accumulator_type thread_fold(const R& r,
-                                                                  const typename R::value_type* __restrict__ data,
-                                                                  std::size_t n, std::size_t base,
-                                                                  typename R::accumulator_type acc) {
+__device__ __forceinline__ void vector_fold(const R& r, const typename R::value_type* __restrict__ data,
+                                            std::size_t n, std::size_t base, thread_state<R>& st) {
     using T = typename R::value_type;
     using Vec = vector_of<T>;
     constexpr int V = Vec::size;
@@ -69,8 +69,9 @@ __device__ __forceinline__ typename R::accumulator_type thread_fold(const R& r,
         for (int k = 0; k < VPT; ++k) {
             const std::size_t index = base + s.head + (first + static_cast<std::size_t>(k) * BlockThreads) * V;
 #pragma unroll
-            for (int e = 0; e < V; ++e) acc = R::combine(acc, r.lift(v[k].e[e], index + e));
+            for (int e = 0; e < V; ++e) st.add(r, v[k].e[e], index + e);
         }
+        st.end_tile();
     }
 
     // The partial last tile, the head and the tail: one block, bounds-checked, scalar-
@@ -80,15 +81,14 @@ __device__ __forceinline__ typename R::accumulator_type thread_fold(const R& r,
             const Vec v = body[q];
             const std::size_t index = base + s.head + q * V;
 #pragma unroll
-            for (int e = 0; e < V; ++e) acc = R::combine(acc, r.lift(v.e[e], index + e));
+            for (int e = 0; e < V; ++e) st.add(r, v.e[e], index + e);
         }
     }
     if (blockIdx.x == 0) {
-        if (tid < s.head) acc = R::combine(acc, r.lift(data[tid], base + tid));
+        if (tid < s.head) st.add(r, data[tid], base + tid);
         const std::size_t tail_start = s.head + s.vectors * V;
-        if (tid < s.tail) acc = R::combine(acc, r.lift(data[tail_start + tid], base + tail_start + tid));
+        if (tid < s.tail) st.add(r, data[tail_start + tid], base + tail_start + tid);
     }
-    return acc;
 }
 
 } // namespace preduce::cuda::detail

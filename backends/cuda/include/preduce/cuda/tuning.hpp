@@ -15,6 +15,13 @@ inline constexpr int block_threads = 256;
 inline constexpr int vector_bytes = 16;
 inline constexpr int vectors_per_thread = 4;
 
+// Inputs the 16-byte tiles cannot serve (two arrays side by side, element types that are
+// not a power-of-two fraction of 16 bytes) are read with coalesced scalar loads instead,
+// this many elements per thread per tile, all issued before the first combine: 8 float
+// pairs of a dot product are 16 loads, the same 64 bytes in flight as the vector tiles.
+// f32 dot, both inputs counted: 4.33 TB/s at 2^28 and 4.31 at 2^30 (sum: 4.40, 4.52).
+inline constexpr int scalars_per_thread = 8;
+
 // Resident blocks per SM the grid is sized for (the occupancy calculator may lower it):
 // the grid stays at one wave, so every partial is written once and the partial count
 // (the finalize kernel's input) stays near 1000 whatever n is. Sweep at 2^28/2^30 f32 sum

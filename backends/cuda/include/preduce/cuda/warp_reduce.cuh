@@ -1,7 +1,11 @@
 #pragma once
 // Warp layer: a shuffle tree over the 32 lanes, for any trivially copyable accumulator
-// (moved through the shuffle network 4 bytes at a time). Lane 0 ends with the combine of
-// all lanes, lower lanes always on the left, so the layer keeps operand order.
+// (moved through the shuffle network 4 bytes at a time). The offsets grow (1, 2, 4, 8,
+// 16), so after the step with offset d lane i holds lanes i .. i + 2d - 1 combined in lane
+// order, and lane 0 ends with lanes 0..31 in order: when lane i's data precede lane i+1's
+// (the ordered layout of thread_fold.cuh), the warp's result is the in-order fold that a
+// non-commutative reducer needs. (Falling offsets would pair lane 0 with lane 16 first.)
+// Commutative reducers run the same five shuffles, so one tree serves every reducer.
 #include <cstring>
 
 namespace preduce::cuda::detail {
@@ -22,10 +26,10 @@ __device__ __forceinline__ A shuffle_down(const A& x, int delta) {
 template <class R>
 __device__ __forceinline__ typename R::accumulator_type warp_reduce(typename R::accumulator_type x) {
 #pragma unroll
-    for (int delta = 16; delta > 0; delta /= 2) {
+    for (int delta = 1; delta < 32; delta *= 2) {
         const auto other = shuffle_down(x, delta);
-        // Lanes whose partner is past lane 31 get their own value back; their results are
-        // never read (only lane 0's is), so no bounds test is needed.
+        // Lanes whose partner is past lane 31 get their own value back; lane 0's result
+        // never depends on theirs (it reads lanes 2d apart after step d), so no bounds test.
         x = R::combine(x, other);
     }
     return x;

@@ -1,0 +1,70 @@
+#pragma once
+// What one thread keeps while it folds its elements, for the commutative tile layers.
+// By default that is the accumulator itself: add() lifts and combines. A reducer whose
+// combine is costly per element may keep a cheaper running form instead, turned into an
+// accumulator once per tile (end_tile) and at the end (result).
+#include <cstddef>
+
+#include "preduce/source.hpp"
+#include "preduce/transforms.hpp"
+
+namespace preduce::cuda::detail {
+
+template <class R>
+struct thread_state {
+    using A = typename R::accumulator_type;
+    A acc;
+
+    __device__ __forceinline__ thread_state(const source_t<R>&, std::size_t) : acc(R::identity()) {}
+    __device__ __forceinline__ void add(const R& r, const typename R::value_type& x, std::size_t index) {
+        acc = R::combine(acc, r.lift(x, index));
+    }
+    __device__ __forceinline__ void end_tile() {}
+    __device__ __forceinline__ A result() { return acc; }
+};
+
+// Moments: Chan's merge of one element costs two double divisions, which made mean and
+// variance compute-bound. Per tile, a thread instead sums the deviations d = x - shift and
+// their squares (a subtraction, an addition and an FMA per element) and merges the tile's
+// {count, shift + mean(d), sum d^2 - count mean(d)^2} once. The shift is the mean of what
+// the thread has merged so far (at first the input's first element), so the deviations
+// stay of the size of the data's spread and the subtraction cancels no more than the
+// pairwise merge would; constant data give deviations of exactly zero, hence variance 0.
+// H200, f32 mean at 2^28: 248 us (4.34 TB/s, sum 239 us); per-element merges: 616 us.
+template <class T>
+struct thread_state<moments_reducer<T>> {
+    using A = ::preduce::detail::moments_acc;
+    A merged{0.0, 0.0, 0.0};
+    double shift = 0.0, n = 0.0, s1 = 0.0, s2 = 0.0;
+
+    __device__ __forceinline__ thread_state(const T* data, std::size_t count) {
+        if (count > 0) keep_shift(static_cast<double>(data[0]));
+    }
+    __device__ __forceinline__ void add(const moments_reducer<T>&, T x, std::size_t) {
+        const double d = static_cast<double>(x) - shift;
+        n += 1.0;
+        s1 += d;
+        s2 = fma(d, d, s2);
+    }
+    __device__ __forceinline__ void end_tile() {
+        if (n == 0.0) return;
+        const double dm = s1 / n;
+        const double m2 = fma(-s1, dm, s2);  // rounding may dip below the true value, never below 0
+        merged = ::preduce::detail::merge_moments(merged, A{n, shift + dm, m2 < 0.0 ? 0.0 : m2});
+        n = s1 = s2 = 0.0;
+        keep_shift(merged.mean);
+    }
+    __device__ __forceinline__ A result() {
+        end_tile();
+        return merged;
+    }
+
+private:
+    // An infinite or NaN shift would turn every later deviation into NaN; such data make
+    // the mean non-finite whatever the shift, so a finite shift is always safe.
+    __device__ __forceinline__ void keep_shift(double s) {
+        if (s - s == 0.0) shift = s;
+    }
+};
+
+} // namespace preduce::cuda::detail
