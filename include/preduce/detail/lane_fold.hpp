@@ -29,6 +29,36 @@
 
 namespace preduce::detail {
 
+// Software prefetch 8 KiB ahead of the loads. Folds that spend a few instructions per
+// element (float min/max keys, minmax, argmin) otherwise leave the hardware prefetcher
+// behind: on this project's EPYC VM one core's float max read 2^26 floats at 32 GB/s
+// without it and 38.5 GB/s with it, against 40 GB/s for the sum (which it leaves alone).
+// A prefetch never faults, so running past the end of the input is harmless.
+inline constexpr std::size_t prefetch_bytes = 8192;
+
+template <class S>
+inline void prefetch_ahead(const S& src, std::size_t i, std::size_t bytes) noexcept {
+    if constexpr (std::is_pointer_v<S>) {
+        const char* p = reinterpret_cast<const char*>(src + i) + prefetch_bytes;
+        for (std::size_t b = 0; b < bytes; b += 64) __builtin_prefetch(p + b);
+    } else {
+        // Two inputs side by side (zip_source): one prefetch per array.
+        prefetch_ahead(src.first, i, bytes / 2);
+        prefetch_ahead(src.second, i, bytes / 2);
+    }
+}
+
+// Plain sums and products are one vector instruction per element: the hardware
+// prefetcher keeps up, and the extra prefetches cost them a few percent.
+template <class R>
+inline constexpr bool prefetch_helps_v = true;
+template <class T>
+inline constexpr bool prefetch_helps_v<sum_reducer<T>> = false;
+template <class T>
+inline constexpr bool prefetch_helps_v<wide_sum_reducer<T>> = false;
+template <class T>
+inline constexpr bool prefetch_helps_v<prod_reducer<T>> = false;
+
 // 128 bytes of accumulators: 32 floats / 16 doubles keep 4-8 vector registers busy,
 // enough to hide add latency on AVX2 and SSE2 alike without spilling.
 template <class A>
@@ -48,6 +78,7 @@ typename R::accumulator_type lane_fold(const R& r, source_t<R> data, std::size_t
         for (std::size_t j = 0; j < L; ++j) lane[j] = R::identity();
         std::size_t i = begin;
         for (; i + L <= end; i += L) {
+            if constexpr (prefetch_helps_v<R>) prefetch_ahead(data, i, L * sizeof(typename R::value_type));
             PREDUCE_PRAGMA_OMP_SIMD
             for (std::size_t j = 0; j < L; ++j) lane[j] = R::combine(lane[j], r.lift(data[i + j], i + j));
         }
@@ -69,6 +100,7 @@ typename F::accumulator_type fused_lanes(const F& r, const typename F::value_typ
     ((std::get<I>(lanes).fill(F::template part_t<I>::identity())), ...);
     std::size_t i = begin;
     for (; i + L <= end; i += L) {
+        prefetch_ahead(data, i, L * sizeof(typename F::value_type));
         PREDUCE_PRAGMA_OMP_SIMD
         for (std::size_t j = 0; j < L; ++j)
             ((std::get<I>(lanes)[j] =
@@ -237,6 +269,7 @@ typename R::accumulator_type arg_lanes(const R& red, const T* data, std::size_t 
         for (std::size_t j = 0; j < L; ++j) { best[j] = arg_rank<T, Max>(data[i + j]); at[j] = 0; }
         for (std::size_t k = 1; k < iters; ++k) {
             const T* p = data + i + k * L;
+            prefetch_ahead(p, 0, L * sizeof(T));
             PREDUCE_PRAGMA_OMP_SIMD
             for (std::size_t j = 0; j < L; ++j) {
                 const S r = arg_rank<T, Max>(p[j]);
