@@ -10,7 +10,10 @@ Prints
      std::reduce(par_unseq), std::accumulate) and its ratio to the all-thread probe;
      target: openmp >= 0.9x the probe;
   2. for every backend other than seq and every (op, type, n >= 2^16): time(backend) /
-     time(seq); target: <= 1 (never slower than seq).
+     time(seq); target: <= 1 (never slower than seq);
+  3. one-pass ops against the plain sum of the same backend, type and n: GB/s(op) /
+     GB/s(sum) for sumsq, minmax, mean, ...; target: sumsq and minmax >= 0.9 at the
+     largest n (one pass over the data, so memory-bound like the sum).
 The targets apply to the backends named by --gate (default: openmp); other backends
 (kokkos on a Serial build, say) are printed for information. With --check the exit
 status is 1 when a target is missed.
@@ -143,6 +146,33 @@ def versus_seq(rows, min_n, gate):
     return ok
 
 
+ONE_PASS_TARGET_OPS = ("sumsq", "minmax")
+
+
+def versus_sum(rows, n, gate, target=0.9):
+    """Section 3. Returns True when the gated backends' sumsq and minmax reach target x sum at n."""
+    sums = {(k[1][0], k[2], k[3]): v for k, v in rows.items() if k[0] == "reduce" and k[1][1] == "sum"}
+    pairs = sorted(((k[1][0], k[1][1], k[2], k[3]), v) for k, v in rows.items()
+                   if k[0] == "reduce" and k[1][1] not in ("sum", "wide_sum", "prod") and k[3] == n
+                   and (k[1][0], k[2], k[3]) in sums and k[1][1] in ONE_PASS_TARGET_OPS + ("mean", "max", "argmin"))
+    if not pairs:
+        return True
+    print("\none-pass ops vs the same backend's sum at %s: GB/s ratio (target >= %.2f for %s)"
+          % (log2_label(n), target, " and ".join(ONE_PASS_TARGET_OPS)))
+    print("  %-8s %-10s %-4s %10s %10s %8s" % ("backend", "op", "type", "op GB/s", "sum GB/s", "ratio"))
+    ok = True
+    for (b, op, t, m), v in pairs:
+        s = sums[(b, t, m)]
+        r = v["gbps"] / s["gbps"]
+        flag = ""
+        if op in ONE_PASS_TARGET_OPS and b != "seq":
+            if r < target:
+                flag = "  <-- below target" + ("" if b in gate else " (not gated)")
+                ok &= b not in gate
+        print("  %-8s %-10s %-4s %10.2f %10.2f %8.3f%s" % (b, op, t, v["gbps"], s["gbps"], r, flag))
+    return ok
+
+
 def main(argv=None):
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("json", nargs="?", default="-", help="Google Benchmark JSON output (default: stdin)")
@@ -166,6 +196,7 @@ def main(argv=None):
     gate = set(filter(None, args.gate.split(",")))
     ok = headline(rows, n, args.target, gate)
     ok &= versus_seq(rows, args.min_n, gate)
+    ok &= versus_sum(rows, n, gate)
     print("\ntargets (%s): %s" % (", ".join(sorted(gate)), "all met" if ok else "MISSED"))
     return 1 if (args.check and not ok) else 0
 
