@@ -9,6 +9,7 @@ packages=(
   libbenchmark-dev libtbb-dev          # bench/ (Google Benchmark; TBB for std::execution anchors)
   libcli11-dev libfmt-dev nlohmann-json3-dev  # the preduce command-line program
   libtrilinos-kokkos-dev               # Kokkos backend (Kokkos 3.4.1, Serial)
+  python3-matplotlib                   # bench/plot.py (PNG/SVG plots of the benchmark JSON)
 )
 
 missing=()
