@@ -13,7 +13,11 @@ Prints
      time(seq); target: <= 1 (never slower than seq);
   3. one-pass ops against the plain sum of the same backend, type and n: GB/s(op) /
      GB/s(sum) for sumsq, minmax, mean, ...; target: sumsq and minmax >= 0.9 at the
-     largest n (one pass over the data, so memory-bound like the sum).
+     largest n (one pass over the data, so memory-bound like the sum);
+  4. every backend against its anchor at the largest n, for every op and type: seq
+     against std::accumulate (one thread, in order), openmp against the read probe on
+     all threads, kokkos against the one-thread probe (a Serial build; pass
+     --kokkos-threads N for a threaded one). Information only.
 The targets apply to the backends named by --gate (default: openmp); other backends
 (kokkos on a Serial build, say) are printed for information. With --check the exit
 status is 1 when a target is missed.
@@ -173,6 +177,37 @@ def versus_sum(rows, n, gate, target=0.9):
     return ok
 
 
+def versus_anchor(rows, n, kokkos_threads):
+    """Section 4 (information): GB/s(backend op) / GB/s(anchor) per op and type at n."""
+    probes = {}
+    for (fam, key, t, m), v in rows.items():
+        if fam == "anchor" and key[0] == "read_probe" and m == n and len(key) > 1:
+            probes[(int(key[1].split(":")[1]), t)] = v["gbps"]
+    accumulate = {t: v["gbps"] for (fam, key, t, m), v in rows.items()
+                  if fam == "anchor" and key[0] == "std_accumulate" and m == n}
+    if not probes:
+        return
+    all_threads = max(th for th, _ in probes)
+
+    def anchor(backend, t):
+        if backend == "seq":
+            return "std_accumulate", accumulate.get(t)
+        if backend == "kokkos":
+            th = kokkos_threads
+        else:
+            th = all_threads
+        return "read_probe/threads:%d" % th, probes.get((th, t))
+
+    print("\nevery backend against its anchor at %s: GB/s(backend) / GB/s(anchor)" % log2_label(n))
+    print("  %-8s %-18s %-4s %10s %-24s %10s %8s" % ("backend", "op", "type", "GB/s", "anchor", "GB/s", "ratio"))
+    for (fam, key, t, m), v in sorted(rows.items()):
+        if fam != "reduce" or m != n:
+            continue
+        name, g = anchor(key[0], t)
+        if g:
+            print("  %-8s %-18s %-4s %10.2f %-24s %10.2f %8.3f" % (key[0], key[1], t, v["gbps"], name, g, v["gbps"] / g))
+
+
 def main(argv=None):
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("json", nargs="?", default="-", help="Google Benchmark JSON output (default: stdin)")
@@ -183,6 +218,8 @@ def main(argv=None):
     ap.add_argument("--check", action="store_true", help="exit 1 when a target is missed")
     ap.add_argument("--gate", default="openmp",
                     help="comma-separated backends the targets apply to (default: openmp); others are shown only")
+    ap.add_argument("--kokkos-threads", type=int, default=1,
+                    help="threads of the Kokkos execution space, for its anchor (default 1: Serial)")
     args = ap.parse_args(argv)
     context, rows = load(sys.stdin if args.json == "-" else args.json, best=args.best)
     for k in ("preduce_backends", "preduce_inputs", "read_probe_isa", "omp_max_threads", "num_cpus", "load_avg"):
@@ -197,6 +234,7 @@ def main(argv=None):
     ok = headline(rows, n, args.target, gate)
     ok &= versus_seq(rows, args.min_n, gate)
     ok &= versus_sum(rows, n, gate)
+    versus_anchor(rows, n, args.kokkos_threads)
     print("\ntargets (%s): %s" % (", ".join(sorted(gate)), "all met" if ok else "MISSED"))
     return 1 if (args.check and not ok) else 0
 
