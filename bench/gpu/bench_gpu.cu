@@ -1,15 +1,18 @@
 // GPU rows, all in one process: preduce's CUDA backend next to CUB DeviceReduce,
-// thrust::reduce and a read-only probe (the bandwidth ceiling), the transform and fused
-// built-ins (sumsq, minmax, dot, mean) next to the plain sum, plus the seed's ladder
-// kernel-only and end-to-end. Device rows use CUDA-event time of one call, launches
-// included; run with --benchmark_repetitions=N to get medians.
+// thrust::reduce and a read-only probe (the bandwidth ceiling) for sum, max, argmin and
+// sumsq of float32, float64 and int32 at n = 2^10, 2^12, ..., 2^28 (2^30 for float32 sum
+// and max), the transform and fused built-ins (minmax, dot, mean) next to the plain sum,
+// plus the seed's ladder kernel-only and end-to-end. Device rows use CUDA-event time of
+// one call, launches included; run with --benchmark_repetitions=N to get medians.
 #include <benchmark/benchmark.h>
 #include <cuda_runtime_api.h>
 
+#include <algorithm>
 #include <chrono>
 #include <cstdint>
 #include <cstdio>
 #include <cub/device/device_reduce.cuh>
+#include <cuda/std/functional>
 #include <functional>
 #include <numeric>
 #include <random>
@@ -22,6 +25,7 @@
 #include "preduce/cuda/ladder.cuh"
 #include "preduce/cuda/reduce.cuh"
 #include "preduce/custom.hpp"
+#include "preduce/detail/numeric.hpp"
 #include "preduce/detail/type_name.hpp"
 #include "preduce/fused.hpp"
 #include "preduce/reducers.hpp"
@@ -140,19 +144,54 @@ void register_dot(std::size_t n) {
     })->UseManualTime()->Unit(benchmark::kMicrosecond);
 }
 
+enum class op_kind { sum, max, argmin, sumsq };
+
+const char* op_name(op_kind op) {
+    switch (op) {
+    case op_kind::sum: return "sum";
+    case op_kind::max: return "max";
+    case op_kind::argmin: return "argmin";
+    case op_kind::sumsq: return "sumsq";
+    }
+    return "?";
+}
+
+// x * x for CUB's TransformReduce; integers square and add in their unsigned twin, as
+// preduce's sumsq does (wrap-around, never UB: 2^28 squares of up to 1000^2 overflow int32).
 template <class T>
-void register_cub(const std::string& op, std::size_t n) {
-    const std::string name = "anchor/cub/" + op + "/" + preduce::detail::type_name<T>() + "/" + std::to_string(n);
+struct square {
+    using result_type = preduce::detail::wrap_t<T>;  // the unsigned twin of an integer, else T
+    __host__ __device__ result_type operator()(T x) const {
+        const result_type a = static_cast<result_type>(x);
+        return a * a;
+    }
+};
+
+// CUB DeviceReduce with caller-held temporary storage: Sum, Max, ArgMin (value, int64
+// index) and, for sumsq, TransformReduce(plus, square, 0).
+template <class T>
+void register_cub(op_kind op, std::size_t n) {
+    const std::string name =
+        std::string("anchor/cub/") + op_name(op) + "/" + preduce::detail::type_name<T>() + "/" + std::to_string(n);
     benchmark::RegisterBenchmark(name.c_str(), [=](benchmark::State& st) {
         device_out<T> out;
         std::size_t temp_bytes = 0;
         const T* any = window<T>(n, 0);
-        const auto call = [&](void* temp, const T* p, cudaStream_t s) {
-            if (op == "sum") return cub::DeviceReduce::Sum(temp, temp_bytes, p, out.template as<T>(), static_cast<std::int64_t>(n), s);
-            if (op == "max") return cub::DeviceReduce::Max(temp, temp_bytes, p, out.template as<T>(), static_cast<std::int64_t>(n), s);
-            return cub::DeviceReduce::ArgMin(temp, temp_bytes, p, out.template as<T>(),
-                                             reinterpret_cast<std::int64_t*>(out.template as<char>() + 16),
-                                             static_cast<std::int64_t>(n), s);
+        const auto call = [&](void* temp, const T* p, cudaStream_t s) -> cudaError_t {
+            const auto items = static_cast<std::int64_t>(n);
+            switch (op) {
+            case op_kind::sum: return cub::DeviceReduce::Sum(temp, temp_bytes, p, out.template as<T>(), items, s);
+            case op_kind::max: return cub::DeviceReduce::Max(temp, temp_bytes, p, out.template as<T>(), items, s);
+            case op_kind::argmin:
+                return cub::DeviceReduce::ArgMin(temp, temp_bytes, p, out.template as<T>(),
+                                                 reinterpret_cast<std::int64_t*>(out.template as<char>() + 16), items, s);
+            case op_kind::sumsq: {
+                using A = typename square<T>::result_type;
+                return cub::DeviceReduce::TransformReduce(temp, temp_bytes, p, out.template as<A>(), items,
+                                                          cuda::std::plus<>{}, square<T>{}, A(0), s);
+            }
+            }
+            return cudaErrorInvalidValue;
         };
         check(call(nullptr, any, nullptr), "cub temp size");
         void* temp = nullptr;
@@ -162,23 +201,38 @@ void register_cub(const std::string& op, std::size_t n) {
     })->UseManualTime()->Unit(benchmark::kMicrosecond);
 }
 
-void register_anchors_f32(std::size_t n) {
-    const std::string sz = std::to_string(n);
-    benchmark::RegisterBenchmark(("anchor/thrust/sum/float32/" + sz).c_str(), [=](benchmark::State& st) {
-        time_device<float>(st, n, [&](const float* p, cudaStream_t s) {
-            benchmark::DoNotOptimize(thrust::reduce(thrust::cuda::par.on(s), p, p + n, 0.0f));
+// thrust::reduce (sum) and the read probe over the n * sizeof(T) bytes of a T row.
+template <class T>
+void register_anchors(std::size_t n) {
+    const std::string tail = std::string("/") + preduce::detail::type_name<T>() + "/" + std::to_string(n);
+    benchmark::RegisterBenchmark(("anchor/thrust/sum" + tail).c_str(), [=](benchmark::State& st) {
+        time_device<T>(st, n, [&](const T* p, cudaStream_t s) {
+            benchmark::DoNotOptimize(thrust::reduce(thrust::cuda::par.on(s), p, p + n, T(0)));
         });
     })->UseManualTime()->Unit(benchmark::kMicrosecond);
-    benchmark::RegisterBenchmark(("anchor/read_probe/float32/" + sz).c_str(), [=](benchmark::State& st) {
-        device_out<float> sink;
+    benchmark::RegisterBenchmark(("anchor/read_probe" + tail).c_str(), [=](benchmark::State& st) {
+        device_out<T> sink;
         int sms = 0;
         check(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, 0), "attr");
-        time_device<float>(st, n, [&](const float* p, cudaStream_t s) {
-            const std::size_t vectors = n / 4;
+        time_device<T>(st, n, [&](const T* p, cudaStream_t s) {
+            const std::size_t vectors = n * sizeof(T) / sizeof(uint4);
             const unsigned blocks = static_cast<unsigned>(std::min<std::size_t>((vectors + 255) / 256, std::size_t(sms) * 8));
-            read_probe<<<blocks, 256, 0, s>>>(reinterpret_cast<const uint4*>(p), vectors, sink.as<unsigned>());
+            read_probe<<<blocks, 256, 0, s>>>(reinterpret_cast<const uint4*>(p), vectors, sink.template as<unsigned>());
         });
     })->UseManualTime()->Unit(benchmark::kMicrosecond);
+}
+
+// One (type, n) of the op grid: ours (reduce/cuda, and reduce/cuda_ws where
+// `caller_workspace`: sum of every type, max and argmin of float32) next to CUB.
+template <class T>
+void register_op(op_kind op, std::size_t n, bool caller_workspace) {
+    switch (op) {
+    case op_kind::sum: register_ours<T>("sum", n, preduce::sum_reducer<T>{}, caller_workspace); break;
+    case op_kind::max: register_ours<T>("max", n, preduce::max_reducer<T>{}, caller_workspace); break;
+    case op_kind::argmin: register_ours<T>("argmin", n, preduce::argmin_reducer<T>{}, caller_workspace); break;
+    case op_kind::sumsq: register_ours<T>("sumsq", n, preduce::sumsq_reducer<T>{}, caller_workspace); break;
+    }
+    register_cub<T>(op, n);
 }
 
 // The seed's figure at 2^24 floats: every rung kernel-only, then end-to-end from pageable
@@ -254,23 +308,24 @@ void register_ladder() {
 } // namespace
 
 int main(int argc, char** argv) {
-    std::vector<std::size_t> sizes;
-    for (int e = 10; e <= 30; e += 2) sizes.push_back(std::size_t{1} << e);
-    for (std::size_t n : sizes) {
-        register_ours<float>("sum", n, preduce::sum_reducer<float>{});
-        register_cub<float>("sum", n);
-        register_anchors_f32(n);
+    const auto pow2 = [](int lo, int hi) {
+        std::vector<std::size_t> v;
+        for (int e = lo; e <= hi; e += 2) v.push_back(std::size_t{1} << e);
+        return v;
+    };
+    const std::vector<std::size_t> grid = pow2(10, 28);   // every op x type
+    const std::vector<std::size_t> wide = pow2(10, 30);   // float32 sum and max
+    // float32: sum and max to 2^30, argmin and sumsq to 2^28.
+    for (std::size_t n : wide) {
+        register_op<float>(op_kind::sum, n, true);
+        register_anchors<float>(n);
     }
-    for (std::size_t n : sizes) {
-        register_ours<float>("max", n, preduce::max_reducer<float>{});
-        register_cub<float>("max", n);
-        register_ours<float>("argmin", n, preduce::argmin_reducer<float>{});
-        register_cub<float>("argmin", n);
-    }
+    for (std::size_t n : wide) register_op<float>(op_kind::max, n, true);
+    for (std::size_t n : grid) register_op<float>(op_kind::argmin, n, true);
+    for (std::size_t n : grid) register_op<float>(op_kind::sumsq, n, false);
     // The transform and fused built-ins next to the plain sum (summary.py: ratio to it).
-    for (std::size_t n : sizes) {
-        if (n < (std::size_t{1} << 16)) continue;
-        register_ours<float>("sumsq", n, preduce::sumsq_reducer<float>{}, false);
+    for (std::size_t n : pow2(16, 30)) {
+        if (n > grid.back()) register_ours<float>("sumsq", n, preduce::sumsq_reducer<float>{}, false);
         register_ours<float>("minmax", n, preduce::minmax_reducer<float>{}, false);
         register_dot<float>(n);
         register_ours<float>("mean", n, preduce::moments_reducer<float>{}, false);
@@ -279,12 +334,18 @@ int main(int argc, char** argv) {
             register_ours<float>("sum_ordered", n, preduce::as_reducer(ordered_sum{}), false);
         }
     }
-    for (std::size_t n : sizes) {
-        register_ours<double>("sum", n, preduce::sum_reducer<double>{});
-        register_cub<double>("sum", n);
-        register_ours<std::int32_t>("sum", n, preduce::sum_reducer<std::int32_t>{});
-        register_cub<std::int32_t>("sum", n);
-    }
+    // float64 and int32: every op to 2^28; caller-held workspace rows for the sum only.
+    const auto other_type = [&](auto zero) {
+        using T = decltype(zero);
+        for (std::size_t n : grid) {
+            register_op<T>(op_kind::sum, n, true);
+            register_anchors<T>(n);
+        }
+        for (op_kind op : {op_kind::max, op_kind::argmin, op_kind::sumsq})
+            for (std::size_t n : grid) register_op<T>(op, n, false);
+    };
+    other_type(double{});
+    other_type(std::int32_t{});
     register_ladder();
     benchmark::Initialize(&argc, argv);
     benchmark::RunSpecifiedBenchmarks();

@@ -1,11 +1,15 @@
 #!/usr/bin/env python3
 """Tables from preduce_bench_gpu's JSON (run with --benchmark_repetitions, aggregates):
-ours vs CUB per op/type/size (median event time, GB/s, CUB time / our time), the
-transform and fused built-ins against our plain sum, the read probe ceiling, and the
-seed's ladder at 2^24 floats."""
+ours vs CUB per op/type/size (median event time, GB/s, CUB time / our time), the ratio
+to the anchors (CUB, read probe) per op/type at 2^24 and 2^28, the transform and fused
+built-ins against our plain sum, the anchors themselves, and the seed's ladder at 2^24
+floats."""
 import json
 import sys
 from collections import defaultdict
+
+OPS = ("sum", "max", "argmin", "sumsq")
+TYPES = ("float32", "float64", "int32")
 
 
 def load(path):
@@ -37,7 +41,11 @@ def main(path):
     print("ours: preduce's own workspace (the front end's path); ours_ws: caller-held workspace, as CUB is timed\n")
     print("| op | type | n | ours us | ours TB/s | ours_ws us | CUB us | CUB TB/s | CUB / ours | CUB / ours_ws |")
     print("|---|---|---|---|---|---|---|---|---|---|")
-    for (op, ty), by_n in sorted(rows.items()):
+    def order(key):  # the op x type grid first, in the order of the issue
+        op, ty = key
+        return (OPS.index(op) if op in OPS else len(OPS), op, TYPES.index(ty) if ty in TYPES else len(TYPES), ty)
+
+    for (op, ty), by_n in sorted(rows.items(), key=lambda kv: order(kv[0])):
         for n in sorted(by_n):
             r = by_n[n]
             if "ours" not in r or "cub" not in r:
@@ -46,6 +54,28 @@ def main(path):
             wu = r.get("ws", (float("nan"), 0.0))[0]
             print(f"| {op} | {ty} | 2^{n.bit_length() - 1} | {ou:.2f} | {ot:.3f} | {wu:.2f} | {cu:.2f} | {ct:.3f} "
                   f"| {cu / ou:.3f} | {cu / wu:.3f} |")
+    print("\n## ratio to the anchors (median event time, own workspace)\n")
+    print("CUB / ours: CUB DeviceReduce time / ours (> 1: ours faster); ours / probe: our GB/s / the read probe's "
+          "GB/s over the same bytes (the bandwidth ceiling, 1 = every byte at the probe's rate)\n")
+    print("| op | type | n | ours us | ours GB/s | CUB / ours | probe GB/s | ours / probe | CUB / probe |")
+    print("|---|---|---|---|---|---|---|---|---|")
+    probe = {}
+    for name, (us, tbs) in med.items():
+        parts = name.split("/")
+        if parts[:2] == ["anchor", "read_probe"]:
+            probe[(parts[2], int(parts[3]))] = (us, tbs)
+    nan = float("nan")
+    for op in OPS:
+        for ty in TYPES:
+            for n in (1 << 24, 1 << 28):
+                r = rows.get((op, ty), {}).get(n, {})
+                if "ours" not in r:
+                    continue
+                ou, ot = r["ours"]
+                cu, ct = r.get("cub", (nan, nan))
+                pt = probe.get((ty, n), (nan, nan))[1]
+                print(f"| {op} | {ty} | 2^{n.bit_length() - 1} | {ou:.2f} | {ot * 1e3:.0f} | {cu / ou:.3f} "
+                      f"| {pt * 1e3:.0f} | {ot / pt:.3f} | {ct / pt:.3f} |")
     print("\n## transform and fused built-ins vs the plain sum (cuda, float32, own workspace)\n")
     print("GB/s counts every input byte (dot reads two arrays); ratio: their GB/s / sum's GB/s at the same n. "
           "Comparison rows: mean_generic, the mean through the per-element merge (no per-thread shortcut); "
@@ -59,13 +89,16 @@ def main(path):
                 continue
             us, tbs = r["ours"]
             print(f"| {op} | 2^{n.bit_length() - 1} | {us:.2f} | {tbs * 1e3:.0f} | {tbs / sums[n][1]:.3f} |")
-    print("\n## anchors (float32)\n")
-    print("| row | n | us | TB/s |")
-    print("|---|---|---|---|")
-    for name, (us, tbs) in sorted(med.items()):
+    print("\n## anchors: read probe and thrust::reduce (sum)\n")
+    print("| row | type | n | us | TB/s |")
+    print("|---|---|---|---|---|")
+    anchors = []
+    for name, (us, tbs) in med.items():
         if name.startswith("anchor/read_probe") or name.startswith("anchor/thrust"):
-            n = int(name.split("/")[-1])
-            print(f"| {'/'.join(name.split('/')[1:3])} | 2^{n.bit_length() - 1} | {us:.2f} | {tbs:.3f} |")
+            parts = name.split("/")
+            anchors.append(("/".join(parts[1:-2]), parts[-2], int(parts[-1]), us, tbs))
+    for row, ty, n, us, tbs in sorted(anchors):
+        print(f"| {row} | {ty} | 2^{n.bit_length() - 1} | {us:.2f} | {tbs:.3f} |")
     print("\n## the seed's ladder, 2^24 float32\n")
     print("| rung | time | GB/s |")
     print("|---|---|---|")

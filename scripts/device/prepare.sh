@@ -20,6 +20,12 @@ for exe in tests/test_cuda tests/cuda/test_cuda_device tests/cuda/test_cuda_mana
            tests/custom/test_custom_cuda tests/test_seq bench/gpu/preduce_bench_gpu tools/preduce/preduce; do
   if [ -x "$build/$exe" ]; then cp "$build/$exe" "$stage/bin/"; else echo "prepare.sh: not staged (not built): $exe" >&2; fi
 done
+# The benchmark and the CLI are never run under compute-sanitizer, so their host symbol
+# tables can go (~0.6 MB each): room under the device tool's carry limit. The tests keep
+# theirs for readable sanitizer backtraces.
+for exe in preduce_bench_gpu preduce; do
+  if [ -f "$stage/bin/$exe" ]; then strip "$stage/bin/$exe"; fi
+done
 # Shared libraries the Ubuntu image of the GPU machine does not have: everything ldd
 # resolves except the C runtime and the GCC runtime (the image's are newer).
 for exe in "$stage"/bin/*; do

@@ -56,11 +56,16 @@ if [ "$mode" = all ] || [ "$mode" = sanitize ]; then
 fi
 
 if [ "$mode" = all ] || [ "$mode" = bench ]; then
+  # The full run: 394 rows (every op x type x n, the anchors, the transforms, the ladder),
+  # about 3.5 minutes on an H200 at REPS=5, MIN_TIME=0.05 (~0.5 s a row: the iteration
+  # count is fixed in the first repetition, ~1.4 x MIN_TIME of event time per repetition,
+  # plus ~6.5 us of host time per call on the small rows).
+  bench_start=$SECONDS
   "$stage/bin/preduce_bench_gpu" --benchmark_repetitions="${REPS:-5}" --benchmark_report_aggregates_only=true \
     --benchmark_min_time="${MIN_TIME:-0.05}" \
     --benchmark_out="$out/bench_gpu.json" --benchmark_out_format=json ${BENCH_FILTER:+--benchmark_filter="$BENCH_FILTER"} \
     >"$out/bench_gpu.txt" 2>&1
-  summary+=("bench rc=$?")
+  summary+=("bench rc=$?, $((SECONDS - bench_start)) s")
   python3 bench/gpu/summary.py "$out/bench_gpu.json" | tee "$out/bench_summary.txt"
 fi
 
