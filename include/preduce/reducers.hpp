@@ -194,6 +194,36 @@ struct arg_extremum_reducer {
         return a;
     }
 };
+// Floats: the same rules on the order-preserving keys of extremum_reducer, with every NaN
+// mapped to the key that wins (0 for argmin, all ones for argmax). Ties of keys (equal
+// values, or two NaNs) go to the lower index, so "first NaN wins" and "-0 below +0" need
+// no float compares at all: combine is two integer compares, which is what lets a GPU
+// fold float argmin at the speed of integer argmin. finish() turns the key back into
+// the value (any NaN as the canonical quiet NaN).
+template <class T>
+struct arg_key {
+    std::conditional_t<sizeof(T) == 4, std::uint32_t, std::uint64_t> key;
+    std::size_t index;
+};
+
+template <class T, bool Max>
+    requires std::is_floating_point_v<T>
+struct arg_extremum_reducer<T, Max> {
+    using keys = extremum_reducer<T, Max>;
+    using K = typename keys::K;
+    using value_type = T;
+    using accumulator_type = arg_key<T>;
+    using result_type = arg_result<T>;
+    static constexpr combine_kind kind = combine_kind::custom;
+    static constexpr bool commutative = true;  // ties go to the lower index, whatever the operand order
+    PREDUCE_HD static constexpr accumulator_type identity() noexcept { return {keys::identity(), no_index}; }
+    PREDUCE_HD constexpr accumulator_type lift(T x, std::size_t i) const noexcept { return {keys{}.lift(x, i), i}; }
+    PREDUCE_HD static constexpr accumulator_type combine(accumulator_type a, accumulator_type b) noexcept {
+        const bool b_better = Max ? a.key < b.key : b.key < a.key;
+        return b_better || (a.key == b.key && b.index < a.index) ? b : a;
+    }
+    PREDUCE_HD constexpr result_type finish(accumulator_type a) const noexcept { return {keys{}.finish(a.key), a.index}; }
+};
 } // namespace detail
 
 template <class T>
