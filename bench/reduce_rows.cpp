@@ -44,15 +44,35 @@ struct op_mean {
     static constexpr std::string_view name = "mean";
     template <class T> static auto make() { return preduce::mean; }
 };
-using all_ops = std::tuple<op_sum, op_max, op_argmin, op_count_if_greater, op_sumsq, op_minmax, op_mean>;
+// The fixed-order sums (precision::deterministic / compensated) next to the fast sum.
+struct op_sum_det {
+    static constexpr std::string_view name = "sum_det";
+    static constexpr preduce::precision precision = preduce::precision::deterministic;
+    template <class T> static auto make() { return preduce::sum; }
+};
+struct op_sum_comp {
+    static constexpr std::string_view name = "sum_comp";
+    static constexpr preduce::precision precision = preduce::precision::compensated;
+    template <class T> static auto make() { return preduce::sum; }
+};
+using all_ops = std::tuple<op_sum, op_max, op_argmin, op_count_if_greater, op_sumsq, op_minmax, op_mean, op_sum_det,
+                           op_sum_comp>;
+
+template <class Op>
+preduce::options options_of() {
+    preduce::options o;
+    if constexpr (requires { Op::precision; }) o.precision = Op::precision;
+    return o;
+}
 
 template <class T, class Op>
 void run_reduce(benchmark::State& st, preduce::backend b, std::size_t n) {
     const auto op = Op::template make<T>();
+    const preduce::options opts = options_of<Op>();
     windows<T> w(n);
     try {
         for (auto _ : st) {
-            auto r = preduce::reduce(b, std::span<const T>(w.next(), n), op);
+            auto r = preduce::reduce(b, std::span<const T>(w.next(), n), op, opts);
             benchmark::DoNotOptimize(r);
         }
     } catch (const std::exception& e) {

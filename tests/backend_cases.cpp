@@ -2,7 +2,12 @@
 // backend (and per memory residency for CUDA); nothing here knows which backend it tests.
 #include <catch2/catch.hpp>
 
+#include <algorithm>
+#include <bit>
 #include <cmath>
+#include <cstdio>
+#include <random>
+#include <string>
 #include <cstdint>
 #include <limits>
 #include <atomic>
@@ -10,6 +15,7 @@
 #include <thread>
 #include <vector>
 
+#include "preduce/detail/deterministic.hpp"
 #include "preduce/preduce.hpp"
 #include "support/checks.hpp"
 #include "support/data.hpp"
@@ -234,4 +240,102 @@ TEST_CASE("bad input is an exception and not a crash", "[errors]") {
                     preduce::error);
     // After errors, the backend still works.
     CHECK(run(v, sum) == 16.0f);
+}
+
+namespace {
+template <class T>
+std::string bits_of(T v) {
+    using U = std::conditional_t<sizeof(T) == 4, std::uint32_t, std::uint64_t>;
+    char buf[32];
+    std::snprintf(buf, sizeof buf, "0x%0*llx", static_cast<int>(2 * sizeof(T)),
+                  static_cast<unsigned long long>(std::bit_cast<U>(v)));
+    return buf;
+}
+} // namespace
+
+TEMPLATE_TEST_CASE("deterministic and compensated sums have the same bits on every backend and thread count",
+                   "[precision]", float, double) {
+    using T = TestType;
+    const std::vector<std::size_t> det_sizes = {1,    31,   32,   33,    4095,  4096,  4097, 8191,
+                                                8192, 8193, 32769, 65537, 100003, (1u << 20) + 5};
+    const auto data = random_values<T>(det_sizes.back(), 41);
+    const auto other = random_values<T>(det_sizes.back(), 42);
+    for (std::size_t n : det_sizes)
+        for (precision p : {precision::deterministic, precision::compensated})
+            for (int threads : {0, 1, 2, 3, 8}) {
+                const options o{.threads = threads, .precision = p};
+                const std::span<const T> x(data.data(), n), y(other.data(), n);
+                const auto ref = [&](const auto& op) { return reduce(backend::seq, x, op, {.precision = p}); };
+                INFO("n " << n << ", " << name(p) << ", threads " << threads << ", seed " << seed());
+                const T s = run(x, sum, o), ss = run(x, sumsq, o), as = run(x, asum, o);
+                const auto ws = run(x, wide_sum, o);
+                const T d = run2(x, y, dot, o);
+                CHECK(bits_of(s) == bits_of(ref(sum)));
+                CHECK(bits_of(ss) == bits_of(ref(sumsq)));
+                CHECK(bits_of(as) == bits_of(ref(asum)));
+                CHECK(bits_of(ws) == bits_of(ref(wide_sum)));
+                CHECK(bits_of(d) == bits_of(reduce(backend::seq, x, y, dot, {.precision = p})));
+                check_float_sum<T>(s, x, std::numeric_limits<T>::epsilon() / 2, "fixed-order sum");
+                // The plain one-lane-at-a-time reference of detail/deterministic.hpp (no SIMD,
+                // no threads): what the CUDA kernels and the host folds must both reproduce.
+                namespace det = preduce::detail::det;
+                const auto plain = [&](const auto& r, auto src) {
+                    return p == precision::deterministic ? det::reduce_serial<precision::deterministic>(r, src, n)
+                                                         : det::reduce_serial<precision::compensated>(r, src, n);
+                };
+                CHECK(bits_of(s) == bits_of(plain(sum_reducer<T>{}, x.data())));
+                CHECK(bits_of(ss) == bits_of(plain(sumsq_reducer<T>{}, x.data())));
+                CHECK(bits_of(d) == bits_of(plain(dot_reducer<T>{}, zip_source<T, T>{x.data(), y.data()})));
+            }
+}
+
+TEST_CASE("precision: exact operations ignore it and other float reductions refuse it", "[precision][errors]") {
+    const auto f = random_values<float>(70001, 43);
+    const auto i = random_values<std::int32_t>(70001, 44);
+    for (precision p : {precision::deterministic, precision::compensated}) {
+        const options o{.precision = p};
+        CHECK(same(run(f, argmin, o), run(f, argmin)));
+        CHECK(same(run(f, max, o), run(f, max)));
+        CHECK(run(f, count_if(greater(0.0f)), o) == run(f, count_if(greater(0.0f))));
+        CHECK(run(i, sum, o) == run(i, sum));
+        CHECK_THROWS_AS(run(f, moments, o), preduce::invalid_argument);
+        CHECK_THROWS_AS(run(f, mean, o), preduce::invalid_argument);
+        CHECK_THROWS_AS(run(f, prod, o), preduce::invalid_argument);
+        CHECK(run(f, minmax, o) == run(f, minmax));
+        CHECK_THROWS_WITH(run(f, moments, o), Catch::Contains("precision::"));
+    }
+}
+
+TEMPLATE_TEST_CASE("ill-conditioned sums: compensated is accurate whatever the condition number", "[precision][accuracy]",
+                   float, double) {
+    using T = TestType;
+    constexpr long double u = std::numeric_limits<T>::epsilon() / 2;
+    std::mt19937_64 rng(seed() ^ 0xC0FFEE);
+    for (int magnitude : {4, 8, 12, 16}) {
+        for (std::size_t n : {1000u, 100003u}) {
+            // Pairs +x, -x of large magnitude in random order, plus small values: the exact sum
+            // is the sum of the small ones, and sum|x| / |sum| reaches ~10^magnitude.
+            std::vector<T> v;
+            std::uniform_real_distribution<double> big(1.0, 2.0), small(-1.0, 1.0);
+            const double scale = std::pow(10.0, magnitude) / static_cast<double>(n);
+            for (std::size_t k = 0; k < n / 2; ++k) {
+                const T x = static_cast<T>(big(rng) * scale * static_cast<double>(n) / 100.0);
+                v.push_back(x);
+                v.push_back(-x);
+            }
+            for (std::size_t k = 0; k < 16; ++k) v.push_back(static_cast<T>(small(rng)));
+            std::shuffle(v.begin(), v.end(), rng);
+            const auto ref = oracle::sum_with_bound(std::span<const T>(v), u);
+            long double abs_sum = 0;
+            for (T x : v) abs_sum += std::fabs(static_cast<long double>(x));
+            const T got = run(v, sum, {.precision = precision::compensated});
+            INFO("10^" << magnitude << " n " << v.size() << " exact " << static_cast<double>(ref.exact) << " got "
+                       << static_cast<double>(got) << " condition " << static_cast<double>(abs_sum / std::fabs(ref.exact)));
+            const long double k = static_cast<long double>(v.size());
+            CHECK(std::fabs(static_cast<long double>(got) - ref.exact) <=
+                  2 * u * std::fabs(ref.exact) + 4 * k * u * u * abs_sum);
+            check_float_sum<T>(run(v, sum, {.precision = precision::deterministic}), std::span<const T>(v), u, "deterministic");
+            check_float_sum<T>(run(v, sum), std::span<const T>(v), u, "fast");
+        }
+    }
 }

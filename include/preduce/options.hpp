@@ -1,5 +1,7 @@
 #pragma once
 
+#include "preduce/precision.hpp"
+
 namespace preduce {
 
 struct options {
@@ -11,6 +13,11 @@ struct options {
     // reduce() still returns the result, synchronizing that stream only. (void* keeps this
     // header free of CUDA; for results left on the GPU see preduce::cuda::reduce_async.)
     void* stream = nullptr;
+
+    // Floating-point sums: fast (each backend's own order), deterministic (the same bits
+    // on every backend, thread count and grid) or compensated (deterministic, and
+    // accurate to about 2 ulp whatever n). See precision.hpp.
+    preduce::precision precision = preduce::precision::fast;
 };
 
 } // namespace preduce

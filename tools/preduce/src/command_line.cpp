@@ -40,13 +40,27 @@ Input:
   sums give 0, argmin/argmax give index "none", mean and var give nan, minmax
   gives the identities (min +inf or the type's max, max -inf or its lowest).
 
+Precision (--precision):
+  fast           each backend sums floats in its own order (SIMD lanes, threads,
+                 GPU grid): results may differ between backends by rounding.
+  deterministic  one fixed order defined on element positions: every backend,
+                 thread count and grid returns the same bits.
+  compensated    the same fixed order with TwoSum accumulators: also the same
+                 bits everywhere, and accurate to about 2 ulp whatever n.
+  It applies to floating-point sum, wide_sum, sumsq, asum and dot; min, max,
+  argmin, argmax, count_if and integer operations are exact and ignore it;
+  prod, mean, var, minmax and moments refuse deterministic and compensated
+  (preduce's error, exit status 2).
+
 Output:
   table  one row per backend: result (minmax: min and max; moments: count, mean,
          variance), error against the exact value (floating-point sum, wide_sum,
          asum, sumsq, dot: error = result - exact; error/bound = |error| over
          (n-1)*u*sum|x_i| for sums (Higham), n*u*sum|x_i*y_i| for sumsq and dot
          (Jeannerod-Rump)), median time, GB/s read (both inputs for dot),
-         speed-up over seq.
+         speed-up over seq. Floating-point sums add a column "bits" (the
+         result's bits in hex) and a line "bit-identical across backends:
+         yes/no" (every result has the bits of the first backend's).
   json   {"results": [record, ...]}, one record per backend:
          {"backend": "openmp", "label": "openmp(2 threads)", "op": "sum",
           "pred": "greater:0.5" (count_if only), "type": "float32", "n": 1000,
@@ -57,10 +71,14 @@ Output:
                      "sample_variance": number} for moments,
           "time_s": median seconds, "gbps": number or null (empty input),
           "speedup": over seq (when seq ran),
-          "exact", "error", "error_bound": floating-point sums only}
+          "precision": "fast", "deterministic" or "compensated",
+          "exact", "error", "error_bound", "bits" (hex string),
+          "bit_identical" (same bits as the first backend's):
+                    floating-point sums only}
          NaN and infinities are written as the strings "nan", "inf", "-inf".
   csv    backend,label,op,pred,type,n,result,index,time_s,gbps,speedup,error,
-         error_bound,min,max,count,mean,variance; cells that do not apply are
+         error_bound,min,max,count,mean,variance,precision,bits,bit_identical;
+         cells that do not apply are
          empty (minmax and moments fill the last five instead of result).
   Floating-point results are printed with every digit needed to read them back.
 
@@ -72,7 +90,8 @@ Examples:
   preduce --input data.npy --op count_if --pred in_range:0:10 --backend openmp
   preduce --input values.bin --type i32 --op wide_sum
   preduce --op minmax --type i64 --n 1000000
-  preduce --input x.npy --input2 y.npy --op dot)help";
+  preduce --input x.npy --input2 y.npy --op dot
+  preduce --op sum --precision deterministic   # the same bits on every backend)help";
 
 template <class T>
 T number_flag(const std::optional<std::string>& text, const char* flag, T fallback, T lowest) {
@@ -88,6 +107,9 @@ template <class T, std::size_t N>
 using choices = std::array<std::pair<std::string_view, T>, N>;
 constexpr choices<input_format, 3> input_formats{{{"npy", input_format::npy}, {"raw", input_format::raw},
                                                   {"text", input_format::text}}};
+constexpr choices<preduce::precision, 3> precisions{{{"fast", preduce::precision::fast},
+                                                     {"deterministic", preduce::precision::deterministic},
+                                                     {"compensated", preduce::precision::compensated}}};
 constexpr choices<output_format, 3> output_formats{{{"table", output_format::table}, {"json", output_format::json},
                                                     {"csv", output_format::csv}}};
 
@@ -153,6 +175,10 @@ void define_flags(CLI::App& app, flags& f) {
         ->type_name("NAME|all");
     app.add_option("--threads", f.threads, "Threads for backends that take a count (default: theirs)")->type_name("N");
     app.add_option("--repeat", f.repeat, "Timed runs per backend; the median is reported (default 9)")->type_name("N");
+    app.add_option("--precision", f.precision,
+                   "Floating-point sums: fast (each backend's own order), deterministic (the same bits on every "
+                   "backend) or compensated (deterministic and accurate to ~2 ulp); default fast")
+        ->type_name("fast|deterministic|compensated");
     app.add_option("-f,--format", f.format, "Output: table, json or csv (default table)")
         ->type_name("table|json|csv");
     app.add_flag("--list-backends", f.list_backends, "Print the backends available here, one per line, and exit");
@@ -175,6 +201,7 @@ settings to_settings(const flags& f) {
         throw usage_error("--op dot reads two inputs: give --input2 FILE with --input (or neither, to generate both)");
     s.backends = parse_backends(f.backends);
     s.format = choose("--format", f.format, output_formats);
+    s.precision = choose("--precision", f.precision, precisions);
     s.list_backends = f.list_backends;
     return s;
 }

@@ -26,6 +26,7 @@ struct flags {
     std::string op = "sum";
     std::vector<std::string> backends{"all"};
     std::string format = "table";
+    std::string precision = "fast";
     bool list_backends = false;
 };
 
@@ -41,6 +42,7 @@ struct settings {
     int threads = 0;
     int repeat = default_repeat;
     output_format format = output_format::table;
+    preduce::precision precision = preduce::precision::fast;
     bool list_backends = false;
 };
 

@@ -108,7 +108,7 @@ int run(const settings& s) {
             source = std::string("generated ") + generated_distribution(t) + ", seed " + std::to_string(s.seed);
         }
     }
-    const run_summary summary = run_all(data, second ? &*second : nullptr, s.op, {s.backends, s.threads, s.repeat});
+    const run_summary summary = run_all(data, second ? &*second : nullptr, s.op, {s.backends, s.threads, s.repeat, s.precision});
     print_report(summary, s.format, source, s.repeat);
     return 0;
 }

@@ -2,11 +2,13 @@
 
 #include <algorithm>
 #include <chrono>
+#include <cstring>
 #include <cmath>
 #include <limits>
 #include <stdexcept>
 #include <type_traits>
 
+#include <fmt/format.h>
 #include <preduce/detail/exact_sum.hpp>
 
 namespace preduce_cli {
@@ -52,6 +54,20 @@ result_value to_result(const preduce::moments_result& r) {
     return out;
 }
 
+// A floating-point result's bits in hex ("0x3f800000" for 1.0f), so that equal text
+// means equal bits (-0.0 and +0.0, NaN payloads included).
+std::string bits_text(const scalar& v) {
+    return std::visit(
+        [](auto x) -> std::string {
+            using X = decltype(x);
+            using U = std::conditional_t<sizeof(X) == 4, std::uint32_t, std::uint64_t>;
+            U u;
+            std::memcpy(&u, &x, sizeof u);
+            return fmt::format("0x{:0{}x}", u, 2 * sizeof u);
+        },
+        v);
+}
+
 double median(std::vector<double> v) {
     std::sort(v.begin(), v.end());
     const std::size_t m = v.size() / 2;
@@ -61,7 +77,7 @@ double median(std::vector<double> v) {
 // call(backend, options) runs one reduction and returns its result.
 template <class Call>
 backend_result measure(preduce::backend b, const run_settings& s, const Call& call) {
-    const preduce::options opts{.threads = s.threads};
+    const preduce::options opts{.threads = s.threads, .precision = s.precision};
     auto r = call(b, opts);  // warm-up
     std::vector<double> times;
     for (int i = 0; i < s.repeat; ++i) {
@@ -70,7 +86,7 @@ backend_result measure(preduce::backend b, const run_settings& s, const Call& ca
         const auto t1 = std::chrono::steady_clock::now();
         times.push_back(std::chrono::duration<double>(t1 - t0).count());
     }
-    return {b, preduce::describe(b, opts), to_result(r), median(std::move(times)), std::nullopt};
+    return {b, preduce::describe(b, opts), to_result(r), median(std::move(times)), std::nullopt, std::nullopt};
 }
 
 // Floating-point sums only (of x, |x|, x^2, x*y): integer sums are exact (or wrap by
@@ -163,7 +179,12 @@ run_summary run_all(const dataset& data, const dataset* second, const operation&
                 for (auto b : settings.backends) summary.results.push_back(measure(b, settings, call));
                 return 0;
             });
-            if (const auto exact = exact_reference(v, y, op, summary))
+            summary.precision = settings.precision;
+            if (const auto exact = exact_reference(v, y, op, summary)) {
+                for (auto& r : summary.results) r.bits = bits_text(r.result.value);
+                summary.bit_identical = std::all_of(summary.results.begin(), summary.results.end(), [&](const auto& r) {
+                    return r.bits == summary.results.front().bits;
+                });
                 for (auto& r : summary.results) {
                     // The error itself computed exactly: add -result to the exact partials,
                     // which gives exact - result, rounded once.
@@ -171,6 +192,7 @@ run_summary run_all(const dataset& data, const dataset* second, const operation&
                     e.add(-r.result.as_double());
                     r.error = 0.0 - static_cast<double>(e.value());  // 0.0 - : no "-0" for an exact result
                 }
+            }
             return summary;
         },
         data);

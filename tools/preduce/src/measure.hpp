@@ -33,6 +33,7 @@ struct backend_result {
     result_value result;
     double median_s = 0;
     std::optional<double> error;    // result - exact value, floating-point sums only
+    std::optional<std::string> bits;  // the result's bits in hex, floating-point sums only
 };
 
 // The exact reference of a floating-point sum (of x, |x|, x^2 or x*y: operation::is_sum_like)
@@ -55,12 +56,16 @@ struct run_summary {
     std::uint64_t bytes = 0;  // read per call: both inputs for dot
     std::optional<sum_reference> reference;
     std::vector<backend_result> results;
+    preduce::precision precision = preduce::precision::fast;
+    // Floating-point sums: every result has the bits of the first backend's.
+    std::optional<bool> bit_identical;
 };
 
 struct run_settings {
     std::vector<preduce::backend> backends;
     int threads = 0;  // 0: each backend's default
     int repeat = 9;
+    preduce::precision precision = preduce::precision::fast;
 };
 
 // `second` is dot's y (same type and length as data, checked by the caller), else null.

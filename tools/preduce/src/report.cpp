@@ -85,6 +85,9 @@ void print_table(const run_summary& s, const std::string& source, int repeat) {
     if (s.reference)
         fmt::print("exact {} {} (Shewchuk); error = result - exact; bound = {} = {:.3g} ({})\n", s.reference->what,
                    s.reference->exact, s.reference->formula, s.reference->bound, s.reference->source);
+    if (s.bit_identical)
+        fmt::print("precision: {}; bit-identical across backends: {}\n", preduce::name(s.precision),
+                   *s.bit_identical ? "yes" : "no");
     fmt::print("time: median of {} run{} after one warm-up\n\n", repeat, repeat == 1 ? "" : "s");
 
     const result_shape shape = s.op.shape();
@@ -93,7 +96,7 @@ void print_table(const run_summary& s, const std::string& source, int repeat) {
                                           [](const auto& r) { return r.backend == preduce::backend::seq; });
     std::vector<std::string> header{"backend"};
     for (auto& h : result_headers(shape)) header.push_back(std::move(h));
-    if (with_error) header.insert(header.end(), {"error", "error/bound"});
+    if (with_error) header.insert(header.end(), {"bits", "error", "error/bound"});
     header.insert(header.end(), {"median", "GB/s"});
     if (with_speedup) header.push_back("speed-up");
 
@@ -102,6 +105,7 @@ void print_table(const run_summary& s, const std::string& source, int repeat) {
         std::vector<std::string> row{r.label};
         for (auto& c : result_cells(shape, r.result)) row.push_back(std::move(c));
         if (with_error) {
+            row.push_back(*r.bits);
             row.push_back(*r.error == 0 ? "0" : fmt::format("{:+.2e}", *r.error));
             row.push_back(s.reference->bound > 0 ? fmt::format("{:.1e}", std::fabs(*r.error) / s.reference->bound)
                                                  : "-");
@@ -186,6 +190,9 @@ void print_json(const run_summary& s) {
             rec["exact"] = json_number(s.reference->exact);
             rec["error"] = json_number(*r.error);
             rec["error_bound"] = json_number(s.reference->bound);
+            rec["precision"] = preduce::name(s.precision);
+            rec["bits"] = *r.bits;
+            rec["bit_identical"] = *s.bit_identical;
         }
         results.push_back(std::move(rec));
     }
@@ -202,7 +209,7 @@ std::string csv_cell(const std::string& v) {
 void print_csv(const run_summary& s) {
     // New columns go at the end, so that scripts reading the old ones by position still work.
     fmt::print("backend,label,op,pred,type,n,result,index,time_s,gbps,speedup,error,error_bound,"
-               "min,max,count,mean,variance\n");
+               "min,max,count,mean,variance,precision,bits,bit_identical\n");
     const result_shape shape = s.op.shape();
     const bool whole = shape == result_shape::scalar || shape == result_shape::arg;  // fits in result/index
     for (const auto& r : s.results) {
@@ -227,6 +234,9 @@ void print_csv(const run_summary& s) {
             r.result.moments ? fmt::format("{}", r.result.moments->count) : "",
             r.result.moments ? fmt::format("{}", r.result.moments->mean) : "",
             r.result.moments ? fmt::format("{}", r.result.moments->variance()) : "",
+            r.bits ? std::string(preduce::name(s.precision)) : "",
+            r.bits ? *r.bits : "",
+            r.bits ? std::string(*s.bit_identical ? "yes" : "no") : "",
         };
         std::string line;
         for (std::size_t i = 0; i < row.size(); ++i) line += (i ? "," : "") + csv_cell(row[i]);

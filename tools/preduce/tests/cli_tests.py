@@ -631,7 +631,7 @@ def case_csv_new_columns():
     path = write("ints.txt", "5\n-3\n9\n")
     out = ok("--input", path, "--op", "minmax", "--format", "csv", "--repeat", "1").splitlines()
     check(out[0] == "backend,label,op,pred,type,n,result,index,time_s,gbps,speedup,error,error_bound,"
-                   "min,max,count,mean,variance", out[0])
+                   "min,max,count,mean,variance,precision,bits,bit_identical", out[0])
     check(len(out) == 1 + len(names), out)
     for line in out[1:]:
         c = dict(zip(out[0].split(","), line.split(",")))
@@ -665,6 +665,89 @@ def case_new_ops_generated():
     # The uniform [-1, 1) data have mean near 0 and variance near 1/3.
     r = one_result("--n", 100000, "--type", "f64", "--op", "var", "--backend", "seq")
     check(abs(r["result"] - 1 / 3) < 0.01, r)
+
+
+# ---------------------------------------------------------------- cases: --precision
+
+def bits_of(recs):
+    for r in recs:
+        check(re.fullmatch(r"0x[0-9a-f]+", r.get("bits", "")) is not None, f"bits: {r}")
+    return [r["bits"] for r in recs]
+
+
+@case
+def case_precision_deterministic_bits():
+    # Enough f32 values for the parallel paths (openmp shares from 32768 on) and a short
+    # last block: every backend, and every thread count, returns the same bits.
+    names = available_backends()
+    args = ("--n", 1000003, "--type", "f32", "--seed", 5, "--precision", "deterministic")
+    recs = records(*args)
+    check([r["backend"] for r in recs] == names, f"backends {recs} vs {names}")
+    bits = bits_of(recs)
+    check(len(set(bits)) == 1, f"deterministic sum differs between backends: {bits}")
+    for r in recs:
+        check(r["precision"] == "deterministic" and r["bit_identical"] is True, r)
+        check(abs(r["error"]) <= r["error_bound"], r)
+    for threads in (1, 3):
+        more = bits_of(records(*args, "--threads", threads))
+        check(more == bits, f"--threads {threads}: {more} vs {bits}")
+    # The same for the other sums, and in the table and CSV.
+    for op in ("sumsq", "asum", "dot", "wide_sum"):
+        b = bits_of(records("--n", 70000, "--op", op, "--precision", "compensated"))
+        check(len(set(b)) == 1, f"{op}: {b}")
+    out = ok(*args, "--repeat", "1")
+    check("bit-identical across backends: yes" in out, out)
+    rows = table_rows(out)
+    check(all(r["bits"] == bits[0] for r in rows), rows)
+    out = ok(*args, "--repeat", "1", "--format", "csv").splitlines()
+    for line in out[1:]:
+        c = dict(zip(out[0].split(","), line.split(",")))
+        check(c["precision"] == "deterministic" and c["bits"] == bits[0] and c["bit_identical"] == "yes", c)
+    # fast is the default, and says so.
+    check(all(r["precision"] == "fast" for r in records("--n", 1000, "--seed", 5)), "default precision")
+
+
+@case
+def case_precision_compensated_exact():
+    # 1e16 + 1 rounds back to 1e16 (ties to even), so a plain left fold of these lines
+    # loses every 1: fast seq gives 0. The exact sum is 1000; compensated returns it.
+    path = write("ill.txt", "1e16\n1\n-1e16\n" * 1000)
+    recs = records("--input", path, "--op", "sum", "--precision", "compensated")
+    for r in recs:
+        check(r["type"] == "float64" and r["exact"] == 1000.0, r)
+        check(r["result"] == 1000.0 and r["error"] == 0, f"compensated is not exact: {r}")
+        check(r["bit_identical"] is True, r)
+    seq = records("--input", path, "--op", "sum", "--backend", "seq")[0]
+    check(seq["result"] == 0.0 and seq["precision"] == "fast", f"the data are not ill-conditioned: {seq}")
+    # deterministic: the same bits everywhere, though not the exact sum.
+    check(len(set(bits_of(records("--input", path, "--precision", "deterministic")))) == 1, "deterministic")
+
+
+@case
+def case_precision_other_ops():
+    path = write("ints.txt", "5\n-3\n9\n")
+    # Exact operations ignore the setting: same results as fast, and no bits column.
+    for op in ("sum", "min", "argmax", "count_if"):
+        extra = ("--pred", "greater:0") if op == "count_if" else ()
+        for p in ("deterministic", "compensated"):
+            r = one_result("--input", path, "--op", op, *extra, "--precision", p)
+            check(r["result"] == one_result("--input", path, "--op", op, *extra)["result"] and "bits" not in r, r)
+    for op in ("min", "max", "argmin"):
+        recs = records("--n", 5000, "--op", op, "--precision", "compensated")
+        check(all(r["result"] == recs[0]["result"] for r in recs), f"{op}: {recs}")
+    # Floating-point operations outside the fixed order refuse it: preduce's one-line error.
+    for op in ("mean", "var", "moments"):
+        for p in ("deterministic", "compensated"):
+            fails("--n", 100, "--op", op, "--precision", p, status=2, contains=f"precision::{p}")
+    check(one_result("--n", 100, "--type", "f64", "--op", "mean", "--precision", "fast", "--backend", "seq"), "fast mean")
+
+
+@case
+def case_precision_bad_value():
+    for bad in ("exact", "Fast", "", "kahan"):
+        fails("--precision", bad, status=2, contains="--precision")
+    fails("--precision", status=2)
+    check("--precision" in ok("--help") and "deterministic" in ok("--help"), "--help")
 
 
 def main():

@@ -3,6 +3,8 @@
 // index of the 64-bit RangePolicy folds many elements (detail/fold.hpp); the partial
 // results meet in a Kokkos reducer that equals R (detail/reducer.hpp). Reducers that are
 // not commutative keep operand order through a parallel_for instead (detail/ordered.hpp).
+// options::precision deterministic / compensated: a fixed order, the same bits as every
+// other backend (detail/fixed_order.hpp).
 // Works with Kokkos 3.4 (Debian's libtrilinos-kokkos-dev, Serial) through 5.x with
 // OpenMP, Threads or CUDA.
 //   preduce::kokkos::reduce(data, n, op[, options])   op: built-in, reducer or user operation
@@ -23,9 +25,11 @@
 #include <string>
 #include <type_traits>
 
+#include "preduce/detail/deterministic.hpp"
 #include "preduce/detail/entry.hpp"
 #include "preduce/detail/lane_fold.hpp"
 #include "preduce/errors.hpp"
+#include "preduce/kokkos/detail/fixed_order.hpp"
 #include "preduce/kokkos/detail/fold.hpp"
 #include "preduce/kokkos/detail/ordered.hpp"
 #include "preduce/kokkos/detail/reducer.hpp"
@@ -128,31 +132,48 @@ typename R::accumulator_type run(source_t<R> src, std::size_t n, const R& reduce
 }
 
 // Locates each input array, takes Kokkos (runtime.hpp), stages the arrays where the
-// execution space reads them (stage.hpp), and runs.
-template <class R, class T>
-typename R::accumulator_type reduce_accumulator(const T* data, std::size_t n, const R& reducer) {
+// execution space reads them (stage.hpp), and calls go(staged source).
+template <class T, class Go>
+auto with_staged(const T* data, std::size_t n, Go&& go) {
     const memory_kind where = locate(data);
     const auto lock = acquire();
     const staged_array<execution_space, T> in(data, n, where, "data");
-    return run<execution_space>(in.get(), n, reducer);
+    return go(in.get());
 }
 
-template <class R, class A, class B>
-typename R::accumulator_type reduce_accumulator(zip_source<A, B> src, std::size_t n, const R& reducer) {
+template <class A, class B, class Go>
+auto with_staged(zip_source<A, B> src, std::size_t n, Go&& go) {
     const memory_kind wx = locate(src.first), wy = locate(src.second);
     const auto lock = acquire();
     const staged_array<execution_space, A> x(src.first, n, wx, "x");
     const staged_array<execution_space, B> y(src.second, n, wy, "y");
-    return run<execution_space>(zip_source<A, B>{x.get(), y.get()}, n, reducer);
+    return go(zip_source<A, B>{x.get(), y.get()});
+}
+
+// The accumulator of src[0, n): the backend's own order (P == fast) or the fixed order
+// of precision::deterministic / compensated (fixed_order.hpp).
+template <precision P, class R>
+typename R::accumulator_type reduce_accumulator(source_t<R> src, std::size_t n, const R& reducer) {
+    return with_staged(src, n, [&](source_t<R> s) -> typename R::accumulator_type {
+        if constexpr (P == precision::fast) return run<execution_space>(s, n, reducer);
+        else return run_fixed_order<P, execution_space>(s, n, reducer);
+    });
 }
 
 } // namespace detail
 
-// Reduces src[0, n) with reducer on Kokkos::DefaultExecutionSpace. options are not used:
-// Kokkos fixes its thread count at initialization (KOKKOS_NUM_THREADS / OMP_NUM_THREADS,
-// or --kokkos-num-threads when the application initializes it).
+// Reduces src[0, n) with reducer on Kokkos::DefaultExecutionSpace. options::threads is
+// not used: Kokkos fixes its thread count at initialization (KOKKOS_NUM_THREADS /
+// OMP_NUM_THREADS, or --kokkos-num-threads when the application initializes it).
+// options::precision: deterministic and compensated run the fixed order of
+// detail/deterministic.hpp for floating-point sums (the bits of seq and openmp), are
+// ignored by the exact operations and refused (invalid_argument) by the others.
 template <class R>
-typename R::result_type reduce_source(source_t<R> src, std::size_t n, const R& reducer, const options& = {}) {
+typename R::result_type reduce_source(source_t<R> src, std::size_t n, const R& reducer, const options& opts = {}) {
+    namespace det = ::preduce::detail::det;
+    precision p = precision::fast;
+    if constexpr (det::takes_fixed_order_v<R>) p = opts.precision;
+    else det::check_precision<R>(opts.precision);
     if (n == 0) return reducer.finish(R::identity());  // explicit empty path: Kokkos is not even started
     if constexpr (is_zip_source_v<source_t<R>>) {
         if (src.first == nullptr || src.second == nullptr)
@@ -161,7 +182,13 @@ typename R::result_type reduce_source(source_t<R> src, std::size_t n, const R& r
         throw invalid_argument("preduce::kokkos::reduce: data is null but n > 0");
     }
     try {
-        return reducer.finish(detail::reduce_accumulator(src, n, reducer));
+        if constexpr (det::takes_fixed_order_v<R>) {
+            if (p == precision::deterministic)
+                return reducer.finish(detail::reduce_accumulator<precision::deterministic>(src, n, reducer));
+            if (p == precision::compensated)
+                return reducer.finish(detail::reduce_accumulator<precision::compensated>(src, n, reducer));
+        }
+        return reducer.finish(detail::reduce_accumulator<precision::fast>(src, n, reducer));
     } catch (const error&) {
         throw;
     } catch (const std::bad_alloc& e) {  // Kokkos 4's RawMemoryAllocationFailure is one

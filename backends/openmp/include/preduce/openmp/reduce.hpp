@@ -15,6 +15,7 @@
 #include <type_traits>
 #include <vector>
 
+#include "preduce/detail/fixed_order_host.hpp"
 #include "preduce/detail/entry.hpp"
 #include "preduce/detail/lane_fold.hpp"
 #include "preduce/options.hpp"
@@ -56,8 +57,39 @@ typename R::accumulator_type ordered_fold(const R& reducer, source_t<R> data, st
     return acc;
 }
 
+// The fixed order of precision::deterministic/compensated: threads compute block values
+// (any thread may take any block: a block's value depends on its elements alone), then
+// one thread runs the block tree. Same bits as seq at every thread count.
+template <precision P, class R>
+typename R::result_type fixed_order(const R& reducer, source_t<R> data, std::size_t n, int threads) {
+    namespace det = ::preduce::detail::det;
+    using A = typename R::accumulator_type;
+    if (n < tuning::min_parallel_elements || threads <= 1) return det::reduce_host<P>(reducer, data, n);
+    std::vector<det::value_t<P, A>> v(det::block_count(n));
+    // 4 blocks (16K elements, as the fast path's chunks) per loop index.
+    constexpr std::size_t per = 4;
+    const auto tasks = static_cast<std::int64_t>((v.size() + per - 1) / per);
+    const bool avx2 = ::preduce::detail::use_avx2();
+#pragma omp parallel for schedule(static) num_threads(threads)
+    for (std::int64_t t = 0; t < tasks; ++t) {
+        const std::size_t b0 = static_cast<std::size_t>(t) * per;
+        const std::size_t b1 = b0 + per < v.size() ? b0 + per : v.size();
+        det::host_block_values<P>(reducer, data, n, b0, b1, v.data(), avx2);
+    }
+    return reducer.finish(det::result<P, A>(det::block_tree<P, A>(v.data(), v.size(), R::identity())));
+}
+
 template <class R>
 typename R::result_type reduce_source(source_t<R> data, std::size_t n, const R& reducer, const options& opts = {}) {
+    namespace det = ::preduce::detail::det;
+    if constexpr (det::takes_fixed_order_v<R>) {
+        if (opts.precision == precision::deterministic)
+            return fixed_order<precision::deterministic>(reducer, data, n, thread_count(opts));
+        if (opts.precision == precision::compensated)
+            return fixed_order<precision::compensated>(reducer, data, n, thread_count(opts));
+    } else {
+        det::check_precision<R>(opts.precision);
+    }
     using A = typename R::accumulator_type;
     const std::int64_t chunks =
         static_cast<std::int64_t>((n + tuning::chunk_elements - 1) / tuning::chunk_elements);
