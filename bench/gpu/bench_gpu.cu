@@ -2,7 +2,8 @@
 // thrust::reduce and a read-only probe (the bandwidth ceiling) for sum, max, argmin and
 // sumsq of float32, float64 and int32 at n = 2^10, 2^12, ..., 2^28 (2^30 for float32 sum
 // and max), the transform and fused built-ins (minmax, dot, mean) next to the plain sum,
-// plus the seed's ladder kernel-only and end-to-end. Device rows use CUDA-event time of
+// the deterministic and compensated sums (precision::deterministic, compensated), plus
+// the seed's ladder kernel-only and end-to-end. Device rows use CUDA-event time of
 // one call, launches included; run with --benchmark_repetitions=N to get medians.
 #include <benchmark/benchmark.h>
 #include <cuda_runtime_api.h>
@@ -24,6 +25,7 @@
 #include "gpu_inputs.cuh"
 #include "preduce/cuda/ladder.cuh"
 #include "preduce/cuda/reduce.cuh"
+#include "preduce/precision.hpp"
 #include "preduce/custom.hpp"
 #include "preduce/detail/numeric.hpp"
 #include "preduce/detail/type_name.hpp"
@@ -141,6 +143,21 @@ void register_dot(std::size_t n) {
                 preduce::cuda::reduce_async(preduce::zip_source<T, T>{x, y}, n, preduce::dot_reducer<T>{}, out.template as<T>(), s);
             },
             2);
+    })->UseManualTime()->Unit(benchmark::kMicrosecond);
+}
+
+// The fixed-order sums (precision::deterministic and compensated) through the same
+// enqueue the front end reaches for device data, next to reduce/cuda/sum.
+template <class T, preduce::precision P>
+void register_fixed(std::size_t n) {
+    const char* op = P == preduce::precision::compensated ? "sum_comp" : "sum_det";
+    const std::string name =
+        std::string("reduce/cuda/") + op + "/" + preduce::detail::type_name<T>() + "/" + std::to_string(n);
+    benchmark::RegisterBenchmark(name.c_str(), [=](benchmark::State& st) {
+        device_out<T> out;
+        time_device<T>(st, n, [&](const T* p, cudaStream_t s) {
+            preduce::cuda::detail::fixed::enqueue_reduce<P>(preduce::sum_reducer<T>{}, p, n, out.template as<T>(), s);
+        });
     })->UseManualTime()->Unit(benchmark::kMicrosecond);
 }
 
@@ -334,6 +351,13 @@ int main(int argc, char** argv) {
             register_ours<float>("sum_ordered", n, preduce::as_reducer(ordered_sum{}), false);
         }
     }
+    // Deterministic and compensated sums (summary.py: ratio to the fast sum).
+    for (int e : {24, 26, 28}) {
+        register_fixed<float, preduce::precision::deterministic>(std::size_t{1} << e);
+        register_fixed<float, preduce::precision::compensated>(std::size_t{1} << e);
+    }
+    register_fixed<double, preduce::precision::deterministic>(std::size_t{1} << 28);
+    register_fixed<double, preduce::precision::compensated>(std::size_t{1} << 28);
     // float64 and int32: every op to 2^28; caller-held workspace rows for the sum only.
     const auto other_type = [&](auto zero) {
         using T = decltype(zero);

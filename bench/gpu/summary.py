@@ -79,16 +79,25 @@ def main(path):
     print("\n## transform and fused built-ins vs the plain sum (cuda, float32, own workspace)\n")
     print("GB/s counts every input byte (dot reads two arrays); ratio: their GB/s / sum's GB/s at the same n. "
           "Comparison rows: mean_generic, the mean through the per-element merge (no per-thread shortcut); "
-          "sum_ordered, a float sum declared non-commutative (the in-order layer)\n")
+          "sum_ordered, a float sum declared non-commutative (the in-order layer); sum_det and sum_comp, "
+          "the sum with precision::deterministic and compensated (float64 rows against the float64 sum)\n")
     print("| op | n | time us | GB/s | ratio to cuda sum |")
     print("|---|---|---|---|---|")
     sums = {n: r["ours"] for n, r in rows.get(("sum", "float32"), {}).items() if "ours" in r}
-    for op in ("sum", "sumsq", "minmax", "dot", "mean", "mean_generic", "sum_ordered"):
+    for op in ("sum", "sumsq", "minmax", "dot", "mean", "mean_generic", "sum_ordered", "sum_det", "sum_comp"):
         for n, r in sorted(rows.get((op, "float32"), {}).items()):
             if "ours" not in r or n not in sums or n < (1 << 16):
                 continue
             us, tbs = r["ours"]
             print(f"| {op} | 2^{n.bit_length() - 1} | {us:.2f} | {tbs * 1e3:.0f} | {tbs / sums[n][1]:.3f} |")
+    # precision::deterministic (sum_det) and compensated (sum_comp) in float64, against its own sum.
+    sums64 = {n: r["ours"] for n, r in rows.get(("sum", "float64"), {}).items() if "ours" in r}
+    for op in ("sum_det", "sum_comp"):
+        for n, r in sorted(rows.get((op, "float64"), {}).items()):
+            if "ours" not in r or n not in sums64:
+                continue
+            us, tbs = r["ours"]
+            print(f"| {op} (float64) | 2^{n.bit_length() - 1} | {us:.2f} | {tbs * 1e3:.0f} | {tbs / sums64[n][1]:.3f} |")
     print("\n## anchors: read probe and thrust::reduce (sum)\n")
     print("| row | type | n | us | TB/s |")
     print("|---|---|---|---|---|")

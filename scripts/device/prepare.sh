@@ -17,7 +17,7 @@ cmake --build "$build" -- -k 0 || echo "prepare.sh: some targets failed to build
 rm -rf "$stage"
 mkdir -p "$stage/bin" "$stage/lib"
 for exe in tests/test_cuda tests/cuda/test_cuda_device tests/cuda/test_cuda_managed tests/cuda/test_cuda_only tests/cuda/test_cuda_async tests/test_frontend \
-           tests/custom/test_custom_cuda tests/test_seq bench/gpu/preduce_bench_gpu tools/preduce/preduce; do
+           tests/custom/test_custom_cuda bench/gpu/preduce_bench_gpu tools/preduce/preduce; do
   if [ -x "$build/$exe" ]; then cp "$build/$exe" "$stage/bin/"; else echo "prepare.sh: not staged (not built): $exe" >&2; fi
 done
 # The benchmark and the CLI are never run under compute-sanitizer, so their host symbol

@@ -2,17 +2,22 @@
 // result in device memory (pool workspace and caller workspace), user operations through
 // the same kernels, non-commutative ones in operand order, two-input (zip) sources and
 // the new built-ins, each on device memory and on pageable host memory against
-// preduce::seq. A plain program: exit 0 passes, 77 skips (no GPU).
+// preduce::seq; precision::deterministic and compensated bit for bit against the host
+// reference order. A plain program: exit 0 passes, 77 skips (no GPU).
 #include <cuda_runtime_api.h>
 
 #include <cmath>
 #include <cstdint>
 #include <cstdio>
 #include <cstdlib>
+#include <cstring>
+#include <type_traits>
 #include <vector>
 
 #include "preduce/cuda/compiled.hpp"
 #include "preduce/cuda/reduce.cuh"
+#include "preduce/detail/deterministic.hpp"
+#include "preduce/errors.hpp"
 #include "preduce/ops.hpp"
 #include "preduce/reducers.hpp"
 #include "preduce/seq/reduce.hpp"
@@ -248,6 +253,106 @@ void async_cases(cudaStream_t s) {
     }
     EXPECT(refused);
 }
+// precision::deterministic and compensated: the bits of the host reference order
+// (preduce::detail::det::reduce_serial) on device and pageable memory, through the public
+// entry, the compiled library, and the in-place path under grids of 1, 7, 132 and 1000 blocks.
+template <class T>
+T fixed_value(std::size_t i) {
+    // Mixed signs and magnitudes 2^-12..2^12: every order rounds differently.
+    const T base = static_cast<T>(static_cast<int>(mix(i) % 2001) - 1000) / static_cast<T>(997);
+    return std::ldexp(base, static_cast<int>(mix(i + 77) % 25) - 12);
+}
+
+template <class R>
+bool same_bits(const typename R::result_type& a, const typename R::result_type& b) {
+    return std::memcmp(&a, &b, sizeof(a)) == 0;
+}
+
+template <preduce::precision P, class R>
+void fixed_case(const R& r, preduce::source_t<R> host, preduce::source_t<R> device, std::size_t n, const char* what) {
+    using Result = typename R::result_type;
+    const Result want = preduce::detail::det::reduce_serial<P>(r, host, n);
+    preduce::options o{};
+    o.precision = P;
+    char label[128];
+    std::snprintf(label, sizeof(label), "%s %s device", what, preduce::name(P));
+    EXPECT_AT(same_bits<R>(preduce::cuda::reduce_source(device, n, r, o), want), n, label);
+    std::snprintf(label, sizeof(label), "%s %s pageable", what, preduce::name(P));
+    EXPECT_AT(same_bits<R>(preduce::cuda::reduce_source(host, n, r, o), want), n, label);
+    if (n == 0) return;
+    Result* d_out = nullptr;
+    cudaMalloc(&d_out, sizeof(Result));
+    for (int grid : {1, 7, 132, 1000}) {
+        preduce::cuda::detail::fixed::enqueue_reduce<P>(r, device, n, d_out, cudaStreamPerThread, grid);
+        cudaStreamSynchronize(cudaStreamPerThread);
+        std::snprintf(label, sizeof(label), "%s %s grid %d", what, preduce::name(P), grid);
+        EXPECT_AT(same_bits<R>(to_host(d_out), want), n, label);
+    }
+    cudaFree(d_out);
+}
+
+template <preduce::precision P, class T>
+void fixed_cases_of(const std::vector<T>& x, const std::vector<T>& y, const T* dx, const T* dy, std::size_t n) {
+    fixed_case<P>(preduce::sum_reducer<T>{}, x.data(), dx, n, "sum");
+    fixed_case<P>(preduce::sumsq_reducer<T>{}, x.data(), dx, n, "sumsq");
+    fixed_case<P>(preduce::asum_reducer<T>{}, x.data(), dx, n, "asum");
+    fixed_case<P>(preduce::dot_reducer<T>{}, preduce::zip_source<T, T>{x.data(), y.data()},
+                  preduce::zip_source<T, T>{dx, dy}, n, "dot");
+    // One side device, one pageable: staged by the host path, same bits.
+    const preduce::dot_reducer<T> dot{};
+    preduce::options o{};
+    o.precision = P;
+    EXPECT_AT(same_bits<preduce::dot_reducer<T>>(
+                  preduce::cuda::reduce_source(preduce::zip_source<T, T>{dx, y.data()}, n, dot, o),
+                  preduce::detail::det::reduce_serial<P>(dot, preduce::zip_source<T, T>{x.data(), y.data()}, n)),
+              n, "dot mixed");
+    if constexpr (std::is_same_v<T, float>) {
+        fixed_case<P>(preduce::wide_sum_reducer<T>{}, x.data(), dx, n, "wide_sum");
+        // The compiled library's instance (what the front end calls).
+        const preduce::sum_reducer<float> sum{};
+        EXPECT_AT(same_bits<preduce::sum_reducer<float>>(preduce::cuda::compiled::run(x.data(), n, sum, o),
+                                                         preduce::detail::det::reduce_serial<P>(sum, x.data(), n)),
+                  n, "compiled sum");
+    }
+}
+
+template <class T>
+void fixed_cases() {
+    // The last one has 8195 block values: more than one group of the block tree's first
+    // launch for every value type (8192 floats, 4096 doubles or float pairs, 2048 double pairs).
+    const std::size_t fixed_sizes[] = {0,    1,    31,    32,     33,      4095,          4096,    4097,
+                                       8191, 8193, 100003, 1 << 20, (1 << 22) + 5, 3000017, (1 << 25) + 3 * 4096 + 7};
+    for (std::size_t n : fixed_sizes) {
+        std::vector<T> x(n), y(n);
+        for (std::size_t i = 0; i < n; ++i) {
+            x[i] = fixed_value<T>(i);
+            y[i] = fixed_value<T>(i + 1000003);
+        }
+        const on_device<T> dx(x), dy(y);
+        fixed_cases_of<preduce::precision::deterministic>(x, y, dx.p, dy.p, n);
+        fixed_cases_of<preduce::precision::compensated>(x, y, dx.p, dy.p, n);
+    }
+    // Operations outside the fixed order refuse it.
+    for (preduce::precision p : {preduce::precision::deterministic, preduce::precision::compensated}) {
+        preduce::options o{};
+        o.precision = p;
+        const std::vector<T> x(100, T(1));
+        bool refused = false;
+        try {
+            (void)preduce::cuda::reduce(x.data(), x.size(), preduce::moments, o);
+        } catch (const preduce::invalid_argument&) {
+            refused = true;
+        }
+        EXPECT(refused);
+        refused = false;
+        try {
+            (void)preduce::cuda::compiled::run(x.data(), x.size(), preduce::moments_reducer<T>{}, o);
+        } catch (const preduce::invalid_argument&) {
+            refused = true;
+        }
+        EXPECT(refused);
+    }
+}
 } // namespace
 
 int main() {
@@ -261,6 +366,8 @@ int main() {
     async_cases(s);
     ordered_cases();
     builtin_cases();
+    fixed_cases<float>();
+    fixed_cases<double>();
     cudaStreamDestroy(s);
     std::printf("%d failed\n", failures);
     return failures == 0 ? 0 : 1;

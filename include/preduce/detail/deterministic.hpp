@@ -64,9 +64,13 @@ inline constexpr bool all_parts_exact_v<fused_reducer<R...>> = ((support_of<R>()
 template <class R>
 constexpr support support_of() {
     using A = typename R::accumulator_type;
-    if constexpr (std::is_integral_v<A> || is_arg_accumulator_v<A> || all_parts_exact_v<R>) return support::exact;
-    else if constexpr (std::is_floating_point_v<A> && R::kind == combine_kind::plus) return support::float_sum;
-    else return support::unsupported;
+    if constexpr (std::is_integral_v<A> || is_arg_accumulator_v<A> || all_parts_exact_v<R>) {
+        return support::exact;
+    } else if constexpr (std::is_floating_point_v<A> && requires { R::kind; }) {
+        return R::kind == combine_kind::plus ? support::float_sum : support::unsupported;
+    } else {
+        return support::unsupported;  // a reducer that does not say what its combine is
+    }
 }
 
 template <class R>

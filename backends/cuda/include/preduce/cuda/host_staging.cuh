@@ -11,10 +11,14 @@
 #include <memory>
 
 #include "preduce/cuda/dispatch.cuh"
+#include "preduce/cuda/fixed_order.cuh"
 #include "preduce/cuda/memory.hpp"
 #include "preduce/cuda/parallel_copy.hpp"
 #include "preduce/cuda/residence.hpp"
 #include "preduce/cuda/tuning.hpp"
+#include "preduce/detail/deterministic.hpp"
+#include "preduce/errors.hpp"
+#include "preduce/precision.hpp"
 
 namespace preduce::cuda::detail {
 
@@ -63,23 +67,23 @@ struct chunk_layout {
     }
 };
 
-// Reduces a source of which at least one array is pageable host memory: chunk by chunk,
-// pageable arrays through pinned staging, the others read in place. Chunk k's partials
-// follow chunk k-1's, so the finalize folds them in input order.
-template <class R>
-void enqueue_reduce_from_host(const R& r, source_t<R> src, std::size_t n,
-                              const std::array<bool, columns<source_t<R>>::count>& pageable,
-                              typename R::result_type* d_result, cudaStream_t result_stream) {
-    using C = columns<source_t<R>>;
-    using A = typename R::accumulator_type;
-    constexpr int B = tuning::block_threads;
+// Streams src[0, n), of which at least one array is pageable host memory, chunk by chunk:
+// pageable arrays through pinned staging, the others read in place. Chunks hold a multiple
+// of `align` elements. For chunk k of `len` elements starting at element `begin`,
+// on_chunk(part, len, begin, k, stream) enqueues the work on the chunk's stream; then both
+// streams join result_stream, on_joined() enqueues the rest there, and the call waits for
+// result_stream (the staging buffers go back to the pool after it).
+template <class S, class OnChunk, class OnJoined>
+void stage_from_host(S src, std::size_t n, const std::array<bool, columns<S>::count>& pageable, std::size_t align,
+                     cudaStream_t result_stream, OnChunk&& on_chunk, OnJoined&& on_joined) {
+    using C = columns<S>;
     const chunk_layout<C::count> layout(C::element_bytes, pageable);
-    const std::size_t chunk_elements = layout.elements;
+    const std::size_t chunk_elements = layout.elements / align * align;
+    if (chunk_elements == 0)
+        throw invalid_argument("preduce::cuda: elements too large for the staging chunk");
     staging_set& st = staging_for_this_thread();
-
     const std::size_t chunks = (n + chunk_elements - 1) / chunk_elements;
-    const int blocks = grid_for<B, R>(chunk_elements < n ? chunk_elements : n);
-    device_buffer partials(chunks * static_cast<std::size_t>(blocks) * sizeof(A), st.streams[0].get());
+
     device_buffer staged[2] = {device_buffer(tuning::staging_chunk_bytes, st.streams[0].get()),
                                device_buffer(tuning::staging_chunk_bytes, st.streams[1].get())};
     // The second stream must not use its buffer before the first stream's allocation is ordered.
@@ -123,18 +127,64 @@ void enqueue_reduce_from_host(const R& r, source_t<R> src, std::size_t n,
             part[c] = device;
         }
         check(cudaEventRecord(st.copied[b].get(), s), "cudaEventRecord");
-        enqueue_partials(r, C::make(part), len, begin, blocks, partials.as<A>() + k * blocks, s);
+        on_chunk(C::make(part), len, begin, k, s);
     }
-    // Join both streams into the result stream, then fold every chunk's partials.
+    // Join both streams into the result stream.
     event done[2];
     for (int b = 0; b < 2; ++b) {
         check(cudaEventRecord(done[b].get(), st.streams[b].get()), "cudaEventRecord");
         check(cudaStreamWaitEvent(result_stream, done[b].get(), 0), "cudaStreamWaitEvent");
     }
-    enqueue_finalize(r, partials.as<A>(), chunks * static_cast<std::size_t>(blocks), d_result, result_stream);
-    // The staging buffers return to the pool once the result stream has finished with them.
+    on_joined();
     check(cudaStreamSynchronize(result_stream), "cudaStreamSynchronize");
     guard.armed = false;
+}
+
+// Elements per staging chunk for src's arrays (rounded down to a multiple of align).
+template <class S>
+std::size_t staged_chunk_elements(const std::array<bool, columns<S>::count>& pageable, std::size_t align) {
+    return chunk_layout<columns<S>::count>(columns<S>::element_bytes, pageable).elements / align * align;
+}
+
+// Reduces a source of which at least one array is pageable host memory: each chunk leaves
+// its block partials after chunk k-1's, so the finalize folds them in input order.
+template <class R>
+void enqueue_reduce_from_host(const R& r, source_t<R> src, std::size_t n,
+                              const std::array<bool, columns<source_t<R>>::count>& pageable,
+                              typename R::result_type* d_result, cudaStream_t result_stream) {
+    using A = typename R::accumulator_type;
+    constexpr int B = tuning::block_threads;
+    const std::size_t chunk_elements = staged_chunk_elements<source_t<R>>(pageable, 1);
+    const std::size_t chunks = (n + chunk_elements - 1) / chunk_elements;
+    const int blocks = grid_for<B, R>(chunk_elements < n ? chunk_elements : n);
+    device_buffer partials(chunks * static_cast<std::size_t>(blocks) * sizeof(A), result_stream);
+    // Allocated on result_stream: the staging streams start after it (stage_from_host).
+    stage_from_host(
+        src, n, pageable, 1, result_stream,
+        [&](source_t<R> part, std::size_t len, std::size_t begin, std::size_t k, cudaStream_t s) {
+            enqueue_partials(r, part, len, begin, blocks, partials.as<A>() + k * blocks, s);
+        },
+        [&] { enqueue_finalize(r, partials.as<A>(), chunks * static_cast<std::size_t>(blocks), d_result, result_stream); });
+}
+
+// The fixed order (precision::deterministic, compensated) over such a source: chunks are
+// whole 4096-element blocks, so chunk k's block values are v[k * chunk blocks + ...], and
+// the block tree runs over all of them once every chunk is in.
+template <precision P, class R>
+void enqueue_fixed_from_host(const R& r, source_t<R> src, std::size_t n,
+                             const std::array<bool, columns<source_t<R>>::count>& pageable,
+                             typename R::result_type* d_result, cudaStream_t result_stream) {
+    namespace det = ::preduce::detail::det;
+    using V = det::value_t<P, typename R::accumulator_type>;
+    const std::size_t m = det::block_count(n);
+    const std::size_t chunk_blocks = staged_chunk_elements<source_t<R>>(pageable, det::block) / det::block;
+    device_buffer values((m + fixed::tree_scratch<V>(m)) * sizeof(V), result_stream);  // ordered as above
+    stage_from_host(
+        src, n, pageable, det::block, result_stream,
+        [&](source_t<R> part, std::size_t len, std::size_t begin, std::size_t k, cudaStream_t s) {
+            fixed::enqueue_blocks<P>(r, part, len, begin, values.as<V>() + k * chunk_blocks, s);
+        },
+        [&] { fixed::enqueue_tree<P>(r, values.as<V>(), m, values.as<V>() + m, d_result, result_stream); });
 }
 
 } // namespace preduce::cuda::detail
