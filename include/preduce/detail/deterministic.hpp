@@ -13,8 +13,9 @@
 //     i < m/2, an odd last value moves to v[m/2], m = ceil(m/2). v[0] is the sum.
 //
 // compensated runs the same order on pairs (s, c): an element is added with TwoSum
-// (s' = s + x exactly split into s' and the rounding error e, c' = c + e), two pairs merge
-// as (TwoSum(s1, s2), c1 + c2 + e); the result is s + c, rounded once.
+// (s' = s + x exactly split into s' and the rounding error e, c' = c + e) for double data,
+// and into a double lane for float data (wide_t below); two pairs merge as
+// (TwoSum(s1, s2), c1 + c2 + e); the result is s + c, rounded once.
 //
 // Every + here must be one IEEE addition in the accumulator's precision: no contraction
 // into FMA (the compiled libraries build with -ffp-contract=off; CUDA code uses __fadd_rn
@@ -118,19 +119,31 @@ PREDUCE_HD inline pair_sum<A> two_sum(A a, A b) noexcept {
     return {s, e};
 }
 
+// What a compensated lane holds. Float data: a double, to which each element is added
+// exactly converted (one rounding in double per element, at most 128 per lane and block, so
+// the error inside a block is below 2^-46 sum|x| of the block whatever n is); blocks and lanes
+// then merge with TwoSum pairs in double. That is both more accurate than float TwoSum and
+// half its instructions. Double data: TwoSum in double for every element.
 template <precision P, class A>
-using value_t = std::conditional_t<P == precision::compensated, pair_sum<A>, A>;
+using wide_t = std::conditional_t<P == precision::compensated && std::is_same_v<A, float>, double, A>;
+
+template <precision P, class A>
+using value_t = std::conditional_t<P == precision::compensated, pair_sum<wide_t<P, A>>, A>;
 
 template <precision P, class A>
 PREDUCE_HD inline value_t<P, A> zero(A identity) noexcept {
-    if constexpr (P == precision::compensated) return {identity, A(0)};
+    using W = wide_t<P, A>;
+    if constexpr (P == precision::compensated) return {W(identity), W(0)};
     else return identity;
 }
 
 // One element into a lane.
 template <precision P, class A>
 PREDUCE_HD inline void add(value_t<P, A>& acc, A x) noexcept {
-    if constexpr (P == precision::compensated) {
+    using W = wide_t<P, A>;
+    if constexpr (P == precision::compensated && !std::is_same_v<W, A>) {
+        acc.s = acc.s + W(x);
+    } else if constexpr (P == precision::compensated) {
         const pair_sum<A> t = two_sum(acc.s, x);
         acc.s = t.s;
         acc.c = acc.c + t.c;
@@ -142,20 +155,22 @@ PREDUCE_HD inline void add(value_t<P, A>& acc, A x) noexcept {
 // Two partial sums, left then right (lane tree and block tree).
 template <precision P, class A>
 PREDUCE_HD inline value_t<P, A> merge(const value_t<P, A>& a, const value_t<P, A>& b) noexcept {
+    using W = wide_t<P, A>;
     if constexpr (P == precision::compensated) {
-        const pair_sum<A> t = two_sum(a.s, b.s);
+        const pair_sum<W> t = two_sum(a.s, b.s);
         return {t.s, (a.c + b.c) + t.c};
     } else {
         return a + b;
     }
 }
 
-// The sum a partial sum stands for. Compensated: s alone when it is not finite (an
-// infinity or NaN in the data, or overflow: the error terms are then NaN) or when there
-// is no error to add (keeps the sign of a zero sum: -0.0 + +0.0 would be +0.0).
+// The sum a partial sum stands for, rounded once to A. Compensated: s alone when it is
+// not finite (an infinity or NaN in the data, or overflow: the error terms are then NaN)
+// or when there is no error to add (keeps the sign of a zero sum: -0.0 + +0.0 is +0.0).
 template <precision P, class A>
 PREDUCE_HD inline A result(const value_t<P, A>& v) noexcept {
-    if constexpr (P == precision::compensated) return (v.s - v.s != A(0) || v.c == A(0)) ? v.s : v.s + v.c;
+    using W = wide_t<P, A>;
+    if constexpr (P == precision::compensated) return static_cast<A>((v.s - v.s != W(0) || v.c == W(0)) ? v.s : v.s + v.c);
     else return v;
 }
 

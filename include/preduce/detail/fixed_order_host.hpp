@@ -4,6 +4,7 @@
 // compensated pairs), compiled twice like the fast folds (lane_fold.hpp) and chosen at run
 // time. Same arithmetic per lane as det::block_value, so the same bits.
 #include <cstddef>
+#include <type_traits>
 #include <vector>
 
 #include "preduce/detail/deterministic.hpp"
@@ -23,10 +24,23 @@ void block_values(const R& r, source_t<R> src, std::size_t n, std::size_t b0, st
             continue;
         }
         V lane[lanes];
-        for (std::size_t j = 0; j < lanes; ++j) lane[j] = zero<P, A>(R::identity());
-        for (std::size_t i = first; i < first + block; i += lanes) {
-            PREDUCE_PRAGMA_OMP_SIMD
-            for (std::size_t j = 0; j < lanes; ++j) add<P, A>(lane[j], r.lift(src[i + j], i + j));
+        using W = wide_t<P, A>;
+        if constexpr (P == precision::compensated && !std::is_same_v<W, A>) {
+            // Float data, compensated: the lanes are plain doubles until the lane tree (add()
+            // only ever touches .s there), kept in their own array so that they vectorise.
+            W wide[lanes];
+            for (std::size_t j = 0; j < lanes; ++j) wide[j] = zero<P, A>(R::identity()).s;
+            for (std::size_t i = first; i < first + block; i += lanes) {
+                PREDUCE_PRAGMA_OMP_SIMD
+                for (std::size_t j = 0; j < lanes; ++j) wide[j] = wide[j] + W(r.lift(src[i + j], i + j));
+            }
+            for (std::size_t j = 0; j < lanes; ++j) lane[j] = V{wide[j], W(0)};
+        } else {
+            for (std::size_t j = 0; j < lanes; ++j) lane[j] = zero<P, A>(R::identity());
+            for (std::size_t i = first; i < first + block; i += lanes) {
+                PREDUCE_PRAGMA_OMP_SIMD
+                for (std::size_t j = 0; j < lanes; ++j) add<P, A>(lane[j], r.lift(src[i + j], i + j));
+            }
         }
         for (std::size_t w = lanes / 2; w > 0; w /= 2)
             for (std::size_t j = 0; j < w; ++j) lane[j] = merge<P, A>(lane[j], lane[j + w]);

@@ -22,6 +22,7 @@
 #include <atomic>
 #include <cstddef>
 #include <cstdlib>
+#include <type_traits>
 
 #include "preduce/cuda/check.hpp"
 #include "preduce/cuda/dispatch.cuh"
@@ -61,7 +62,10 @@ __device__ __forceinline__ det::pair_sum<A> dev_two_sum(A a, A b) {
 
 template <precision P, class A>
 __device__ __forceinline__ void dev_add(det::value_t<P, A>& acc, A x) {
-    if constexpr (P == precision::compensated) {
+    using W = det::wide_t<P, A>;
+    if constexpr (P == precision::compensated && !std::is_same_v<W, A>) {
+        acc.s = add_rn(acc.s, static_cast<W>(x));  // float -> double is exact
+    } else if constexpr (P == precision::compensated) {
         const det::pair_sum<A> t = dev_two_sum(acc.s, x);
         acc.s = t.s;
         acc.c = add_rn(acc.c, t.c);
@@ -72,8 +76,9 @@ __device__ __forceinline__ void dev_add(det::value_t<P, A>& acc, A x) {
 
 template <precision P, class A>
 __device__ __forceinline__ det::value_t<P, A> dev_merge(const det::value_t<P, A>& a, const det::value_t<P, A>& b) {
+    using W = det::wide_t<P, A>;
     if constexpr (P == precision::compensated) {
-        const det::pair_sum<A> t = dev_two_sum(a.s, b.s);
+        const det::pair_sum<W> t = dev_two_sum(a.s, b.s);
         return {t.s, add_rn(add_rn(a.c, b.c), t.c)};
     } else {
         return add_rn(a, b);
@@ -82,10 +87,14 @@ __device__ __forceinline__ det::value_t<P, A> dev_merge(const det::value_t<P, A>
 
 template <precision P, class A>
 __device__ __forceinline__ A dev_result(const det::value_t<P, A>& v) {
-    if constexpr (P == precision::compensated)
-        return (sub_rn(v.s, v.s) != A(0) || v.c == A(0)) ? v.s : add_rn(v.s, v.c);
-    else
+    using W = det::wide_t<P, A>;
+    if constexpr (P == precision::compensated) {
+        const W r = (sub_rn(v.s, v.s) != W(0) || v.c == W(0)) ? v.s : add_rn(v.s, v.c);
+        if constexpr (std::is_same_v<W, A>) return r;
+        else return __double2float_rn(r);
+    } else {
         return v;
+    }
 }
 
 template <precision P, class A>

@@ -6,7 +6,8 @@
 // of the block's elements alone, so the result has the bits of det::reduce_serial however
 // Kokkos schedules the blocks.
 //
-//  - host execution spaces: each index calls det::block_value, the host reference itself.
+//  - host execution spaces: each index calls det::host_block_values, the SIMD form of the
+//    host reference det::block_value (same bits).
 //  - device execution spaces: device_block_value below, the same loops in device code, into
 //    a device View that is copied back. Correct, not tuned (one thread per block, 32 lanes
 //    in registers). Caveat: a CUDA compiler contracts a * b + c into an FMA by default
@@ -21,6 +22,7 @@
 #include <vector>
 
 #include "preduce/detail/deterministic.hpp"
+#include "preduce/detail/fixed_order_host.hpp"
 #include "preduce/kokkos/detail/space.hpp"
 #include "preduce/precision.hpp"
 #include "preduce/source.hpp"
@@ -56,8 +58,11 @@ struct fixed_order_host_functor {
     R reducer;
     std::size_t n;
     det::value_t<P, typename R::accumulator_type>* out;
+    bool avx2;
+    // The SIMD version of det::block_value (detail/fixed_order_host.hpp): same bits.
     void operator()(std::int64_t b) const {
-        out[b] = det::block_value<P>(reducer, src, n, static_cast<std::size_t>(b));
+        const auto i = static_cast<std::size_t>(b);
+        det::host_block_values<P>(reducer, src, n, i, i + 1, out, avx2);
     }
 };
 
@@ -81,7 +86,7 @@ typename R::accumulator_type run_fixed_order(source_t<R> src, std::size_t n, con
     std::vector<V> v(m);
     if constexpr (is_host_space<ExecSpace>) {
         Kokkos::parallel_for("preduce::kokkos::reduce(fixed order)", policy<ExecSpace>(0, static_cast<std::int64_t>(m)),
-                             fixed_order_host_functor<P, R>{src, reducer, n, v.data()});
+                             fixed_order_host_functor<P, R>{src, reducer, n, v.data(), ::preduce::detail::use_avx2()});
         Kokkos::fence();
     } else {
         using view_t = Kokkos::View<V*, typename ExecSpace::memory_space>;
