@@ -31,6 +31,7 @@ void block_values(const R& r, source_t<R> src, std::size_t n, std::size_t b0, st
             W wide[lanes];
             for (std::size_t j = 0; j < lanes; ++j) wide[j] = zero<P, A>(R::identity()).s;
             for (std::size_t i = first; i < first + block; i += lanes) {
+                prefetch_ahead(src, i, lanes * sizeof(typename R::value_type));
                 PREDUCE_PRAGMA_OMP_SIMD
                 for (std::size_t j = 0; j < lanes; ++j) wide[j] = wide[j] + W(r.lift(src[i + j], i + j));
             }
