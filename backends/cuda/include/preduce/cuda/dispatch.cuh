@@ -25,25 +25,35 @@ inline int current_device() {
     return d;
 }
 
-// Blocks of one full wave on the current device for this kernel, cached per device.
-template <int BlockThreads, class R>
-int wave_blocks() {
-    static std::array<std::atomic<int>, 64> cache{};
+// Blocks of `kernel` (with `threads` threads) in one full wave on the current device, at
+// most `per_sm_cap` per SM; `cache` (one per kernel) keeps the answer per device.
+using wave_cache = std::array<std::atomic<int>, 64>;
+template <class Kernel>
+int one_wave(wave_cache& cache, Kernel* kernel, int threads, int per_sm_cap) {
     const int device = current_device();
     auto& slot = cache[static_cast<std::size_t>(device) % cache.size()];
     int blocks = slot.load(std::memory_order_relaxed);
     if (blocks == 0) {
         int sms = 0, per_sm = 0;
         check(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, device), "cudaDeviceGetAttribute");
-        check(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, reduce_partials<BlockThreads, R>, BlockThreads, 0),
+        check(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, kernel, threads, 0),
               "cudaOccupancyMaxActiveBlocksPerMultiprocessor");
-        // PREDUCE_CUDA_BLOCKS_PER_SM overrides the tuning constant for tuning sweeps only.
-        int wanted = tuning::blocks_per_sm;
-        if (const char* env = std::getenv("PREDUCE_CUDA_BLOCKS_PER_SM")) wanted = std::max(1, std::atoi(env));
-        blocks = sms * std::max(1, std::min(per_sm, wanted));
+        blocks = sms * std::max(1, std::min(per_sm, per_sm_cap));
         slot.store(blocks, std::memory_order_relaxed);
     }
     return blocks;
+}
+
+// Blocks of one full wave of reduce_partials, tuning::blocks_per_sm per SM at most.
+template <int BlockThreads, class R>
+int wave_blocks() {
+    static wave_cache cache{};
+    // PREDUCE_CUDA_BLOCKS_PER_SM overrides the tuning constant for tuning sweeps only.
+    static const int wanted = [] {
+        const char* env = std::getenv("PREDUCE_CUDA_BLOCKS_PER_SM");
+        return env != nullptr ? std::max(1, std::atoi(env)) : tuning::blocks_per_sm;
+    }();
+    return one_wave(cache, reduce_partials<BlockThreads, R>, BlockThreads, wanted);
 }
 
 // Grid for n elements: enough blocks for the tiles, at most one wave.

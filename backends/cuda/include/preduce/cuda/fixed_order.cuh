@@ -22,6 +22,7 @@
 #include <atomic>
 #include <cstddef>
 #include <cstdlib>
+#include <limits>
 #include <type_traits>
 
 #include "preduce/cuda/check.hpp"
@@ -186,23 +187,11 @@ __global__ void __launch_bounds__(tree_threads)
     }
 }
 
-// Blocks of fixed_blocks in one full wave on the current device, cached per device.
+// Blocks of fixed_blocks in one full wave on the current device (as many per SM as fit).
 template <precision P, class R>
 int wave() {
-    static std::array<std::atomic<int>, 64> cache{};
-    int device = 0;
-    check(cudaGetDevice(&device), "cudaGetDevice");
-    auto& slot = cache[static_cast<std::size_t>(device) % cache.size()];
-    int blocks = slot.load(std::memory_order_relaxed);
-    if (blocks == 0) {
-        int sms = 0, per_sm = 0;
-        check(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, device), "cudaDeviceGetAttribute");
-        check(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, fixed_blocks<P, R>, block_threads, 0),
-              "cudaOccupancyMaxActiveBlocksPerMultiprocessor");
-        blocks = sms * std::max(1, per_sm);
-        slot.store(blocks, std::memory_order_relaxed);
-    }
-    return blocks;
+    static wave_cache cache{};
+    return one_wave(cache, fixed_blocks<P, R>, block_threads, std::numeric_limits<int>::max());
 }
 
 // Enqueues the block values of src[0, n) into v (global indices base + i). grid: blocks of

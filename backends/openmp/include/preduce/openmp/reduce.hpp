@@ -132,15 +132,6 @@ typename R::result_type reduce_source(source_t<R> data, std::size_t n, const R& 
     return reducer.finish(acc);
 }
 
-template <class T, class Op>
-auto reduce(const T* data, std::size_t n, const Op& op, const options& opts = {}) {
-    return ::preduce::detail::run_op<T>(op, [&](const auto& r) { return reduce_source(data, n, r, opts); });
-}
-
-template <class A, class B, class Op>
-auto reduce(const A* x, const B* y, std::size_t n, const Op& op, const options& opts = {}) {
-    return ::preduce::detail::run_op<zip_value<A, B>>(
-        op, [&](const auto& r) { return reduce_source(zip_source<A, B>{x, y}, n, r, opts); });
-}
+PREDUCE_BACKEND_ENTRY_POINTS
 
 } // namespace preduce::openmp
