@@ -32,4 +32,10 @@ if(NOT PREDUCE_ENABLE_CUDA_VALUE STREQUAL "OFF")
     list(APPEND PREDUCE_BACKENDS cuda)
   endif()
 endif()
+
+# MPI is a layer over the backends (preduce::mpi, folder mpi/), not a backend itself.
 set(PREDUCE_HAVE_MPI 0)
+if(NOT PREDUCE_ENABLE_MPI_VALUE STREQUAL "OFF")
+  find_package(MPI COMPONENTS CXX QUIET)
+  preduce_backend_result(MPI "${MPI_CXX_FOUND}" "no MPI found; install libopenmpi-dev openmpi-bin (Debian)")
+endif()

@@ -10,6 +10,7 @@ packages=(
   libcli11-dev libfmt-dev nlohmann-json3-dev  # the preduce command-line program
   libtrilinos-kokkos-dev               # Kokkos backend (Kokkos 3.4.1, Serial)
   python3-matplotlib                   # bench/plot.py (PNG/SVG plots of the benchmark JSON)
+  libopenmpi-dev openmpi-bin           # preduce::mpi and its mpirun tests
 )
 
 missing=()

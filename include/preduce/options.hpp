@@ -14,6 +14,11 @@ struct options {
     // header free of CUDA; for results left on the GPU see preduce::cuda::reduce_async.)
     void* stream = nullptr;
 
+    // cuda: how many GPUs share one reduction: 1 (the current device only), k (the first k
+    // visible devices) or 0 (all visible devices). Each GPU reduces a contiguous part and
+    // the partial results combine on the host; with options::stream set, only 1 is allowed.
+    int gpus = 1;
+
     // Floating-point sums: fast (each backend's own order), deterministic (the same bits
     // on every backend, thread count and grid) or compensated (deterministic, and
     // accurate to about 2 ulp whatever n). See precision.hpp.
