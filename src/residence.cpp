@@ -6,6 +6,9 @@
 #include <atomic>
 #include <cstdint>
 #include <cstring>
+#include <string>
+
+#include "preduce/errors.hpp"
 
 namespace preduce::detail {
 
@@ -24,6 +27,8 @@ constexpr unsigned cu_memorytype_device = 2;         // CU_MEMORYTYPE_DEVICE
 constexpr unsigned cu_memorytype_array = 3;          // CU_MEMORYTYPE_ARRAY
 
 std::atomic<cu_pointer_get_attributes_fn> cached_query{nullptr};
+using cu_memcpy_fn = int (*)(unsigned long long dst, unsigned long long src, std::size_t bytes);
+std::atomic<cu_memcpy_fn> cached_memcpy{nullptr};
 
 // Path of the loaded libcuda.so*, if any. dl_iterate_phdr walks the in-memory list of
 // loaded objects (well under a microsecond); dlopen(RTLD_NOLOAD) of a library that is not
@@ -48,6 +53,7 @@ cu_pointer_get_attributes_fn cuda_query() noexcept {
     if (lib == nullptr) return nullptr;
     // The handle is kept: it pins libcuda, so the cached pointer stays valid.
     auto f = reinterpret_cast<cu_pointer_get_attributes_fn>(dlsym(lib, "cuPointerGetAttributes"));
+    cached_memcpy.store(reinterpret_cast<cu_memcpy_fn>(dlsym(lib, "cuMemcpy")), std::memory_order_release);
     if (f != nullptr) cached_query.store(f, std::memory_order_release);
     return f;
 }
@@ -65,6 +71,21 @@ memory_kind locate(const void* p) noexcept {
     if (type != cu_memorytype_device && type != cu_memorytype_array) return memory_kind::host;  // pinned or unknown
     if (managed != 0) return memory_kind::managed;
     return memory_kind::device;
+}
+
+void copy_to_host(void* dst, const void* src, std::size_t bytes) {
+    if (bytes == 0) return;
+    if (locate(src) != memory_kind::device) {
+        std::memcpy(dst, src, bytes);
+        return;
+    }
+    const auto copy = cached_memcpy.load(std::memory_order_acquire);  // set by the locate() above
+    const int status = copy == nullptr ? -1
+                                       : copy(static_cast<unsigned long long>(reinterpret_cast<std::uintptr_t>(dst)),
+                                              static_cast<unsigned long long>(reinterpret_cast<std::uintptr_t>(src)), bytes);
+    if (status != cu_success)
+        throw device_error("preduce: copying " + std::to_string(bytes) + " bytes of device memory to the host failed (CUDA driver error " +
+                           std::to_string(status) + ")");
 }
 
 } // namespace preduce::detail

@@ -7,6 +7,10 @@
 #include <string>
 
 #include "preduce/preduce.hpp"
+#if defined(PREDUCE_TEST_MPI)
+#include "preduce/mpi.hpp"
+#include "support/mpi_part.hpp"
+#endif
 
 namespace preduce::test {
 
@@ -21,14 +25,28 @@ std::string residency();
 template <class T, class Op>
 auto run(std::span<const T> x, const Op& op, const options& opts = {}) {
     const auto* p = static_cast<const T*>(x.empty() ? static_cast<const void*>(x.data()) : stage(x.data(), x.size_bytes()));
+#if defined(PREDUCE_TEST_MPI)
+    // Every rank holds the whole sequence and passes its part of it (mpi_part.hpp).
+    const part mine = mpi_part(x.size());
+    return mpi::allreduce(MPI_COMM_WORLD, under_test(), p == nullptr ? p : p + mine.first, mine.count, op, opts);
+#else
     return reduce(under_test(), p, x.size(), op, opts);
+#endif
 }
 template <class T, class Op>
 auto run2(std::span<const T> x, std::span<const T> y, const Op& op, const options& opts = {}) {
     const auto place = [](std::span<const T> v, int slot) {
         return static_cast<const T*>(v.empty() ? static_cast<const void*>(v.data()) : stage(v.data(), v.size_bytes(), slot));
     };
+#if defined(PREDUCE_TEST_MPI)
+    const part mine = mpi_part(x.size());
+    const T* px = place(x, 0);
+    const T* py = place(y, 1);
+    return mpi::allreduce(MPI_COMM_WORLD, under_test(), px == nullptr ? px : px + mine.first,
+                          py == nullptr ? py : py + mine.first, mine.count, op, opts);
+#else
     return reduce(under_test(), place(x, 0), place(y, 1), x.size(), op, opts);
+#endif
 }
 template <class T, class Op>
 auto run(const std::vector<T>& x, const Op& op, const options& opts = {}) {

@@ -1,6 +1,7 @@
 #pragma once
 // Where a pointer lives, without linking CUDA: host backends refuse device memory
 // with an exception instead of crashing on it, in every build of preduce.
+#include <cstddef>
 
 namespace preduce::detail {
 
@@ -16,5 +17,10 @@ enum class memory_kind {
 // no device memory can exist. Works in any build (with or without the cuda backend), needs
 // no CUDA headers, and costs ~0.06 us without a driver, ~0.5 us with one (H200).
 memory_kind locate(const void* p) noexcept;
+
+// Copies bytes from src, which may be device memory (through the loaded driver's cuMemcpy),
+// to host memory dst. For callers that need a few elements of data a backend reads in place
+// (the MPI layer's block fragments). Throws preduce::device_error when the copy fails.
+void copy_to_host(void* dst, const void* src, std::size_t bytes);
 
 } // namespace preduce::detail
