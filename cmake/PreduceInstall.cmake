@@ -1,5 +1,5 @@
 # install(EXPORT) so that find_package(preduce CONFIG) gives preduce::preduce and one
-# target per backend (preduce::seq, preduce::openmp, ...).
+# target per backend (preduce::seq, preduce::openmp, ...), and preduce::mpi when built.
 include(CMakePackageConfigHelpers)
 
 set(PREDUCE_CMAKE_DIR "${CMAKE_INSTALL_LIBDIR}/cmake/preduce")
@@ -8,6 +8,11 @@ foreach(b IN LISTS PREDUCE_BACKENDS)
   list(APPEND preduce_targets preduce_${b})
   install(DIRECTORY "${PROJECT_SOURCE_DIR}/backends/${b}/include/" DESTINATION "${CMAKE_INSTALL_INCLUDEDIR}")
 endforeach()
+
+if(TARGET preduce_mpi)
+  list(APPEND preduce_targets preduce_mpi)
+  install(DIRECTORY "${PROJECT_SOURCE_DIR}/mpi/include/" DESTINATION "${CMAKE_INSTALL_INCLUDEDIR}")
+endif()
 
 install(TARGETS ${preduce_targets} EXPORT preduceTargets
   ARCHIVE DESTINATION "${CMAKE_INSTALL_LIBDIR}"

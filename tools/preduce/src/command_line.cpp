@@ -91,7 +91,9 @@ Examples:
   preduce --input values.bin --type i32 --op wide_sum
   preduce --op minmax --type i64 --n 1000000
   preduce --input x.npy --input2 y.npy --op dot
-  preduce --op sum --precision deterministic   # the same bits on every backend)help";
+  preduce --op sum --precision deterministic   # the same bits on every backend
+  mpirun -np 4 preduce --mpi --n 268435456 --backend openmp --threads 1
+                                               # 2^26 floats per rank, allreduce)help";
 
 template <class T>
 T number_flag(const std::optional<std::string>& text, const char* flag, T fallback, T lowest) {
@@ -182,6 +184,9 @@ void define_flags(CLI::App& app, flags& f) {
     app.add_option("-f,--format", f.format, "Output: table, json or csv (default table)")
         ->type_name("table|json|csv");
     app.add_flag("--list-backends", f.list_backends, "Print the backends available here, one per line, and exit");
+    app.add_flag("--mpi", f.mpi,
+                 "Under mpirun: every rank reduces its part of the values (an even split of --n or of the "
+                 "file) and preduce::mpi::allreduce combines them; reports per-rank and global times");
 }
 
 settings to_settings(const flags& f) {
@@ -203,6 +208,10 @@ settings to_settings(const flags& f) {
     s.format = choose("--format", f.format, output_formats);
     s.precision = choose("--precision", f.precision, precisions);
     s.list_backends = f.list_backends;
+    s.mpi = f.mpi;
+#if !PREDUCE_CLI_MPI
+    if (s.mpi) throw usage_error("--mpi: this preduce was built without MPI (install libopenmpi-dev and reconfigure)");
+#endif
     return s;
 }
 

@@ -28,6 +28,7 @@ struct flags {
     std::string format = "table";
     std::string precision = "fast";
     bool list_backends = false;
+    bool mpi = false;
 };
 
 struct settings {
@@ -44,6 +45,7 @@ struct settings {
     output_format format = output_format::table;
     preduce::precision precision = preduce::precision::fast;
     bool list_backends = false;
+    bool mpi = false;  // under mpirun: preduce::mpi over the ranks (mpi_mode.hpp)
 };
 
 void define_flags(CLI::App& app, flags& f);

@@ -17,6 +17,9 @@
 #include "load_input.hpp"
 #include "measure.hpp"
 #include "report.hpp"
+#if PREDUCE_CLI_MPI
+#include "mpi_mode.hpp"
+#endif
 
 namespace {
 
@@ -41,6 +44,9 @@ std::size_t utf8_length(const std::string& s, std::size_t i) {
 // Messages quote file contents (a dtype, a line of text): control characters and
 // bytes that are not UTF-8 are escaped, so an error is always one readable line.
 int fail(const std::string& message, int status) {
+#if PREDUCE_CLI_MPI
+    if (secondary_rank()) return status;  // under mpirun, rank 0 prints the line
+#endif
     std::string line;
     for (std::size_t i = 0; i < message.size();) {
         const auto c = static_cast<unsigned char>(message[i]);
@@ -82,6 +88,9 @@ int run(const settings& s) {
         for (auto b : preduce::available_backends()) fmt::print("{}\n", preduce::name(b));
         return 0;
     }
+#if PREDUCE_CLI_MPI
+    if (s.mpi) return run_mpi(s, fail);
+#endif
     dataset data;
     std::optional<dataset> second;  // dot's y
     std::string source;

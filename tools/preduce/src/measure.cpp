@@ -14,60 +14,6 @@
 namespace preduce_cli {
 namespace {
 
-template <class R>
-    requires std::is_arithmetic_v<R>
-scalar to_scalar(R r) {
-    if constexpr (std::is_floating_point_v<R>) return r;
-    else if constexpr (std::is_signed_v<R>) return static_cast<std::int64_t>(r);
-    else return static_cast<std::uint64_t>(r);
-}
-
-template <class R>
-    requires std::is_arithmetic_v<R>
-result_value to_result(R r) {
-    result_value out;
-    out.value = to_scalar(r);
-    return out;
-}
-
-template <class T>
-result_value to_result(const preduce::arg_result<T>& r) {
-    result_value out;
-    out.value = to_scalar(r.value);
-    out.index = r.index;
-    return out;
-}
-
-template <class T>
-result_value to_result(const preduce::minmax_result<T>& r) {
-    result_value out;
-    out.value = to_scalar(r.min);
-    out.min = to_scalar(r.min);
-    out.max = to_scalar(r.max);
-    return out;
-}
-
-result_value to_result(const preduce::moments_result& r) {
-    result_value out;
-    out.value = r.mean;
-    out.moments = r;
-    return out;
-}
-
-// A floating-point result's bits in hex ("0x3f800000" for 1.0f), so that equal text
-// means equal bits (-0.0 and +0.0, NaN payloads included).
-std::string bits_text(const scalar& v) {
-    return std::visit(
-        [](auto x) -> std::string {
-            using X = decltype(x);
-            using U = std::conditional_t<sizeof(X) == 4, std::uint32_t, std::uint64_t>;
-            U u;
-            std::memcpy(&u, &x, sizeof u);
-            return fmt::format("0x{:0{}x}", u, 2 * sizeof u);
-        },
-        v);
-}
-
 double median(std::vector<double> v) {
     std::sort(v.begin(), v.end());
     const std::size_t m = v.size() / 2;
@@ -151,6 +97,20 @@ std::optional<preduce::detail::exact_sum> exact_reference(const std::vector<T>& 
 }
 
 } // namespace
+
+// A floating-point result's bits in hex ("0x3f800000" for 1.0f), so that equal text
+// means equal bits (-0.0 and +0.0, NaN payloads included).
+std::string bits_text(const scalar& v) {
+    return std::visit(
+        [](auto x) -> std::string {
+            using X = decltype(x);
+            using U = std::conditional_t<sizeof(X) == 4, std::uint32_t, std::uint64_t>;
+            U u;
+            std::memcpy(&u, &x, sizeof u);
+            return fmt::format("0x{:0{}x}", u, 2 * sizeof u);
+        },
+        v);
+}
 
 double result_value::as_double() const {
     return std::visit([](auto v) { return static_cast<double>(v); }, value);

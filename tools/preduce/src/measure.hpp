@@ -4,6 +4,7 @@
 // ignores the odd run disturbed by the rest of the machine.
 #include <cstdint>
 #include <optional>
+#include <type_traits>
 #include <string>
 #include <variant>
 #include <vector>
@@ -26,6 +27,50 @@ struct result_value {
     std::optional<preduce::moments_result> moments;  // moments only
     double as_double() const;          // of value
 };
+
+// A preduce result as a result_value.
+template <class R>
+    requires std::is_arithmetic_v<R>
+inline scalar to_scalar(R r) {
+    if constexpr (std::is_floating_point_v<R>) return r;
+    else if constexpr (std::is_signed_v<R>) return static_cast<std::int64_t>(r);
+    else return static_cast<std::uint64_t>(r);
+}
+
+template <class R>
+    requires std::is_arithmetic_v<R>
+inline result_value to_result(R r) {
+    result_value out;
+    out.value = to_scalar(r);
+    return out;
+}
+
+template <class T>
+inline result_value to_result(const preduce::arg_result<T>& r) {
+    result_value out;
+    out.value = to_scalar(r.value);
+    out.index = r.index;
+    return out;
+}
+
+template <class T>
+inline result_value to_result(const preduce::minmax_result<T>& r) {
+    result_value out;
+    out.value = to_scalar(r.min);
+    out.min = to_scalar(r.min);
+    out.max = to_scalar(r.max);
+    return out;
+}
+
+inline result_value to_result(const preduce::moments_result& r) {
+    result_value out;
+    out.value = r.mean;
+    out.moments = r;
+    return out;
+}
+
+// A floating-point result's bits in hex ("0x3f800000" for 1.0f).
+std::string bits_text(const scalar& v);
 
 struct backend_result {
     preduce::backend backend;

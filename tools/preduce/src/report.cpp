@@ -154,24 +154,6 @@ nlohmann::ordered_json json_value(const scalar& value) {
         value);
 }
 
-nlohmann::ordered_json json_result(result_shape shape, const result_value& r) {
-    switch (shape) {
-    case result_shape::scalar: break;
-    case result_shape::arg: {
-        const bool none = index_is_none(r);
-        return {{"value", none ? nlohmann::ordered_json(nullptr) : json_value(r.value)},
-                {"index", none ? nlohmann::ordered_json(nullptr) : nlohmann::ordered_json(*r.index)}};
-    }
-    case result_shape::minmax: return {{"min", json_value(*r.min)}, {"max", json_value(*r.max)}};
-    case result_shape::moments:
-        return {{"count", r.moments->count},
-                {"mean", json_number(r.moments->mean)},
-                {"variance", json_number(r.moments->variance())},
-                {"sample_variance", json_number(r.moments->sample_variance())}};
-    }
-    return json_value(r.value);
-}
-
 void print_json(const run_summary& s) {
     auto results = nlohmann::ordered_json::array();
     for (const auto& r : s.results) {
@@ -252,6 +234,24 @@ void print_report(const run_summary& summary, output_format format, const std::s
     case output_format::json: print_json(summary); break;
     case output_format::csv: print_csv(summary); break;
     }
+}
+
+nlohmann::ordered_json json_result(result_shape shape, const result_value& r) {
+    switch (shape) {
+    case result_shape::scalar: break;
+    case result_shape::arg: {
+        const bool none = index_is_none(r);
+        return {{"value", none ? nlohmann::ordered_json(nullptr) : json_value(r.value)},
+                {"index", none ? nlohmann::ordered_json(nullptr) : nlohmann::ordered_json(*r.index)}};
+    }
+    case result_shape::minmax: return {{"min", json_value(*r.min)}, {"max", json_value(*r.max)}};
+    case result_shape::moments:
+        return {{"count", r.moments->count},
+                {"mean", json_number(r.moments->mean)},
+                {"variance", json_number(r.moments->variance())},
+                {"sample_variance", json_number(r.moments->sample_variance())}};
+    }
+    return json_value(r.value);
 }
 
 } // namespace preduce_cli

@@ -3,6 +3,8 @@
 // scripts. All write to stdout; nothing but the report goes there.
 #include <string>
 
+#include <nlohmann/json.hpp>
+
 #include "measure.hpp"
 
 namespace preduce_cli {
@@ -11,6 +13,9 @@ enum class output_format { table, json, csv };
 
 // `source` says where the data came from, e.g. "read from x.npy (npy)"; the table
 // prints it, JSON and CSV leave it out (the caller knows what it passed).
+// One result in the JSON shape of the report's "result" (NaN and infinities as strings).
+nlohmann::ordered_json json_result(result_shape shape, const result_value& r);
+
 void print_report(const run_summary& summary, output_format format, const std::string& source, int repeat);
 
 } // namespace preduce_cli

@@ -1,0 +1,242 @@
+#include "mpi_mode.hpp"
+
+#include <mpi.h>
+
+#include <algorithm>
+#include <bit>
+#include <chrono>
+#include <cstdint>
+#include <cstdio>
+#include <cstring>
+#include <string>
+#include <type_traits>
+#include <variant>
+#include <vector>
+
+#include <fmt/format.h>
+#include <nlohmann/json.hpp>
+#include <preduce/mpi.hpp>
+
+#include "cli_error.hpp"
+#include "report.hpp"
+
+namespace preduce_cli {
+namespace {
+
+// Rank r's part of n elements: an even split, the remainder to the first ranks.
+struct part {
+    std::uint64_t first;
+    std::uint64_t count;
+};
+part part_of(std::uint64_t n, int rank, int ranks) {
+    const auto r = static_cast<std::uint64_t>(rank), p = static_cast<std::uint64_t>(ranks);
+    const std::uint64_t base = n / p, extra = n % p;
+    return {r * base + std::min(r, extra), base + (r < extra ? 1 : 0)};
+}
+
+dataset slice(const dataset& d, part p) {
+    return std::visit(
+        [&](const auto& v) -> dataset {
+            using V = std::decay_t<decltype(v)>;
+            return V(v.begin() + static_cast<std::ptrdiff_t>(p.first),
+                     v.begin() + static_cast<std::ptrdiff_t>(p.first + p.count));
+        },
+        d);
+}
+
+template <class X>
+std::string number_text(X x) {
+    if constexpr (std::is_floating_point_v<X>) {
+        using U = std::conditional_t<sizeof(X) == 4, std::uint32_t, std::uint64_t>;
+        return fmt::format("{} ({:#0{}x})", x, std::bit_cast<U>(x), 2 + 2 * sizeof(U));
+    } else {
+        return fmt::format("{}", x);
+    }
+}
+template <class X>
+    requires std::is_arithmetic_v<X>
+std::string result_text(X x) {
+    return number_text(x);
+}
+template <class T>
+std::string result_text(const preduce::arg_result<T>& r) {
+    return r.index == preduce::no_index ? std::string("none") : number_text(r.value) + fmt::format(" at {}", r.index);
+}
+template <class T>
+std::string result_text(const preduce::minmax_result<T>& r) {
+    return "min " + number_text(r.min) + ", max " + number_text(r.max);
+}
+std::string result_text(const preduce::moments_result& m) {
+    return fmt::format("count {}, mean {}, variance {}", m.count, m.mean, m.variance());
+}
+
+double median(std::vector<double> v) {
+    std::sort(v.begin(), v.end());
+    const std::size_t m = v.size() / 2;
+    return v.size() % 2 ? v[m] : (v[m - 1] + v[m]) / 2;
+}
+
+// Seconds of one call of f on this rank, the ranks started together.
+template <class F>
+double timed(F&& f) {
+    MPI_Barrier(MPI_COMM_WORLD);
+    const auto t0 = std::chrono::steady_clock::now();
+    f();
+    return std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+}
+
+// Element-wise max over ranks (on every rank): a collective step ends when its slowest rank does.
+std::vector<double> max_over_ranks(const std::vector<double>& v) {
+    std::vector<double> out(v.size());
+    MPI_Allreduce(v.data(), out.data(), static_cast<int>(v.size()), MPI_DOUBLE, MPI_MAX, MPI_COMM_WORLD);
+    return out;
+}
+
+std::vector<double> gather(double x, int ranks) {
+    std::vector<double> all(static_cast<std::size_t>(ranks));
+    MPI_Gather(&x, 1, MPI_DOUBLE, all.data(), 1, MPI_DOUBLE, 0, MPI_COMM_WORLD);
+    return all;
+}
+
+std::string ms(double s) { return fmt::format("{:.3f}", s * 1e3); }
+
+int run_ranks(const settings& s, int rank, int ranks) {
+    // Every rank makes (or reads) the whole sequence and keeps its part: the global
+    // sequence is then exactly what a single-process run with these flags reduces.
+    dataset data;
+    std::optional<dataset> second;
+    std::string source;
+    if (s.input) {
+        data = load_input(*s.input, s.format_in, s.type).data;
+        if (s.input2) second = load_input(*s.input2, s.format_in, s.type).data;
+        source = "read from " + *s.input + (s.input2 ? " and " + *s.input2 : std::string());
+        if (second && (type_of(*second) != type_of(data) || size_of(*second) != size_of(data)))
+            throw input_error("--input2 must hold as many values of the same type as --input");
+    } else {
+        const element_type t = s.type.value_or(element_type::f32);
+        data = generate_data(t, s.n, s.seed);
+        if (s.op.is_binary()) second = generate_data(t, s.n, s.seed + 1);
+        source = std::string("generated ") + generated_distribution(t) + ", seed " + std::to_string(s.seed);
+    }
+    const std::uint64_t total = size_of(data);
+    const part mine = part_of(total, rank, ranks);
+    data = slice(data, mine);
+    if (second) second = slice(*second, mine);
+
+    nlohmann::ordered_json records = nlohmann::ordered_json::array();
+    std::string tables;
+    std::visit(
+        [&](const auto& v) {
+            using T = typename std::decay_t<decltype(v)>::value_type;
+            const std::vector<T>* y = second ? &std::get<std::vector<T>>(*second) : nullptr;
+            const std::uint64_t bytes = total * sizeof(T) * (y ? 2 : 1);
+            with_preduce_op<T>(s.op, [&](const auto& pop) {
+                constexpr bool two = std::is_same_v<std::remove_cvref_t<decltype(pop)>, preduce::dot_op>;
+                for (const auto b : s.backends) {
+                    const preduce::options opts{.threads = s.threads, .precision = s.precision};
+                    const auto local = [&] {
+                        if constexpr (two) return preduce::reduce(b, v.data(), y->data(), v.size(), pop, opts);
+                        else return preduce::reduce(b, v.data(), v.size(), pop, opts);
+                    };
+                    const auto global = [&] {
+                        if constexpr (two)
+                            return preduce::mpi::allreduce(MPI_COMM_WORLD, b, v.data(), y->data(), v.size(), pop, opts);
+                        else return preduce::mpi::allreduce(MPI_COMM_WORLD, b, v.data(), v.size(), pop, opts);
+                    };
+                    auto result = global();  // warm-up of both, and the result reported
+                    (void)local();
+                    // Interleaved, so that both see the same state of the machine.
+                    std::vector<double> t_local, t_global;
+                    for (int i = 0; i < s.repeat; ++i) {
+                        t_local.push_back(timed([&] { (void)local(); }));
+                        t_global.push_back(timed([&] { result = global(); }));
+                    }
+                    const double g_local = median(max_over_ranks(t_local));
+                    const double g_global = median(max_over_ranks(t_global));
+                    const auto rank_local = gather(median(t_local), ranks);
+                    const auto rank_global = gather(median(t_global), ranks);
+                    const auto rank_n = gather(static_cast<double>(v.size()), ranks);
+                    if (rank != 0) continue;
+                    const std::string label = preduce::describe(b, opts);
+                    const double ratio = g_local > 0 ? g_global / g_local : 0.0;
+                    const double gbps = g_global > 0 ? static_cast<double>(bytes) / g_global / 1e9 : 0.0;
+                    tables += fmt::format("\n{}: {}\n", label, result_text(result));
+                    tables += fmt::format("  {:>4}  {:>12}  {:>10}  {:>13}\n", "rank", "elements", "local ms", "allreduce ms");
+                    nlohmann::ordered_json per_rank = nlohmann::ordered_json::array();
+                    for (int r = 0; r < ranks; ++r) {
+                        const auto k = static_cast<std::size_t>(r);
+                        tables += fmt::format("  {:>4}  {:>12}  {:>10}  {:>13}\n", r,
+                                              static_cast<std::uint64_t>(rank_n[k]), ms(rank_local[k]), ms(rank_global[k]));
+                        per_rank.push_back({{"rank", r},
+                                            {"n", static_cast<std::uint64_t>(rank_n[k])},
+                                            {"local_s", rank_local[k]},
+                                            {"allreduce_s", rank_global[k]}});
+                    }
+                    tables += fmt::format("  {:>4}  {:>12}  {:>10}  {:>13}   allreduce/local {:.3f}, {:.1f} GB/s\n", "all",
+                                          total, ms(g_local), ms(g_global), ratio, gbps);
+                    nlohmann::ordered_json bits = nullptr;
+                    if constexpr (std::is_floating_point_v<std::remove_cvref_t<decltype(result)>>)
+                        bits = bits_text(to_result(result).value);
+                    records.push_back({{"backend", std::string(preduce::name(b))},
+                                       {"label", label},
+                                       {"op", s.op.label},
+                                       {"type", std::string(preduce::detail::type_name<T>())},
+                                       {"n", total},
+                                       {"ranks", ranks},
+                                       {"precision", std::string(preduce::name(s.precision))},
+                                       {"result", json_result(s.op.shape(), to_result(result))},
+                                       {"bits", bits},
+                                       {"local_s", g_local},
+                                       {"allreduce_s", g_global},
+                                       {"allreduce_over_local", ratio},
+                                       {"gbps", gbps},
+                                       {"per_rank", per_rank}});
+                }
+                return 0;
+            });
+        },
+        data);
+    if (rank != 0) return 0;
+    if (s.format == output_format::json) {
+        fmt::print("{}\n", nlohmann::ordered_json{{"mpi_ranks", ranks}, {"results", records}}.dump(2));
+    } else {
+        fmt::print("preduce --mpi: {} of {} values over {} ranks ({}), precision {}, median of {} runs\n"
+                   "local: each rank's own reduce; allreduce: preduce::mpi::allreduce (local + collective);\n"
+                   "'all' rows: per run the slowest rank, then the median.\n",
+                   s.op.label, total, ranks, source, preduce::name(s.precision), s.repeat);
+        fmt::print("{}", tables);
+    }
+    return 0;
+}
+
+} // namespace
+
+bool secondary_rank() {
+    // Read before MPI_Init (usage errors): the launchers' rank variables.
+    for (const char* var : {"OMPI_COMM_WORLD_RANK", "PMI_RANK", "PMIX_RANK"})
+        if (const char* v = std::getenv(var)) return std::strcmp(v, "0") != 0;
+    return false;
+}
+
+int run_mpi(const settings& s, const std::function<int(const std::string&, int)>& fail) {
+    if (s.format == output_format::csv) throw usage_error("--mpi writes table or json, not csv");
+    int initialized = 0;
+    MPI_Initialized(&initialized);
+    if (!initialized) MPI_Init(nullptr, nullptr);
+    int rank = 0, ranks = 1;
+    MPI_Comm_rank(MPI_COMM_WORLD, &rank);
+    MPI_Comm_size(MPI_COMM_WORLD, &ranks);
+    int status = 0;
+    // preduce::mpi throws the same exception on every rank; one line is enough.
+    try {
+        status = run_ranks(s, rank, ranks);
+    } catch (const preduce::invalid_argument& e) {
+        status = rank == 0 ? fail(e.what(), 2) : 2;
+    } catch (const std::exception& e) {
+        status = rank == 0 ? fail(e.what(), 1) : 1;
+    }
+    MPI_Finalize();
+    return status;
+}
+
+} // namespace preduce_cli
