@@ -3,6 +3,7 @@
 
 #include <cstdint>
 #include <limits>
+#include <new>
 #include <string>
 
 #include "preduce/config.hpp"
@@ -60,21 +61,52 @@ void check_source(backend b, const source_t<R>& data, std::size_t n) {
     }
 }
 
+// More threads than this is a mistake, not a tuning choice (no machine has that many
+// hardware threads), and libgomp does not fail politely: on this 2-core box 100000
+// threads crashed with SIGSEGV and INT_MAX exited the process from inside the runtime.
+constexpr int max_threads = 4096;
+
+// Options are checked for every backend, used or not, so a bad value is caught before it
+// reaches the one backend that would act on it.
+void check_options(const options& opts) {
+    if (opts.threads < 0 || opts.threads > max_threads)
+        throw invalid_argument("preduce::reduce: options::threads = " + std::to_string(opts.threads) +
+                               "; use 0 (the backend's default) or a count from 1 to " + std::to_string(max_threads));
+    if (opts.gpus < 0)
+        throw invalid_argument("preduce::reduce: options::gpus = " + std::to_string(opts.gpus) +
+                               "; use 0 (every visible GPU) or a count of GPUs >= 1");
+    switch (opts.precision) {
+    case precision::fast:
+    case precision::deterministic:
+    case precision::compensated: return;
+    }
+    throw invalid_argument("preduce::reduce: options::precision = " + std::to_string(static_cast<int>(opts.precision)) +
+                           " is not a preduce::precision; use fast, deterministic or compensated");
+}
+
 template <class R>
 typename R::result_type route(backend b, source_t<R> data, std::size_t n, const R& reducer, const options& opts) {
+    check_options(opts);
     check_source<R>(b, data, n);
-    switch (b) {
-    case backend::seq: return seq::compiled::run(data, n, reducer, opts);
+    // Host backends allocate workspace in proportion to n (the fixed order's block values);
+    // running out of host memory is reported like running out of GPU memory.
+    try {
+        switch (b) {
+        case backend::seq: return seq::compiled::run(data, n, reducer, opts);
 #if PREDUCE_HAVE_OPENMP
-    case backend::openmp: return openmp::compiled::run(data, n, reducer, opts);
+        case backend::openmp: return openmp::compiled::run(data, n, reducer, opts);
 #endif
 #if PREDUCE_HAVE_KOKKOS
-    case backend::kokkos: return kokkos::compiled::run(data, n, reducer, opts);
+        case backend::kokkos: return kokkos::compiled::run(data, n, reducer, opts);
 #endif
 #if PREDUCE_HAVE_CUDA
-    case backend::cuda: return cuda::compiled::run(data, n, reducer, opts);
+        case backend::cuda: return cuda::compiled::run(data, n, reducer, opts);
 #endif
-    default: break;
+        default: break;
+        }
+    } catch (const std::bad_alloc&) {
+        throw out_of_memory("preduce::reduce(" + std::string(name(b)) + "): out of host memory for the workspace of " +
+                            std::to_string(n) + " elements; free memory or reduce a smaller input");
     }
     throw_not_built(b);
 }

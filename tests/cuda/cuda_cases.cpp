@@ -1,14 +1,24 @@
-// What only the CUDA backend has: running out of device memory, user streams, and inputs
-// past 2^31 and 2^32 elements (64-bit sizes and indices all the way through the kernels,
-// for data in device memory and for host data streamed in chunks).
+// What only the CUDA backend has: running out of device memory, user streams (several at
+// once, from several host threads), pointers that are not what they claim (freed, device
+// memory given to a host backend), and inputs past 2^31 and 2^32 elements (64-bit sizes
+// and indices all the way through the kernels, for data in device memory and for host
+// data streamed in chunks).
 #include <catch2/catch.hpp>
 #include <cuda_runtime_api.h>
 
+#include <atomic>
 #include <cstdint>
 #include <cstring>
+#include <latch>
+#include <mutex>
+#include <random>
+#include <string>
+#include <thread>
 #include <vector>
 
 #include "preduce/preduce.hpp"
+#include "support/compare.hpp"
+#include "support/data.hpp"
 
 using namespace preduce;
 
@@ -42,19 +52,48 @@ void check_huge(const std::int32_t* data, std::size_t n, std::size_t marked_hi, 
 }
 } // namespace
 
-// First in the file, so that it runs in a fresh process whose workspace pool is empty.
-TEST_CASE("out of device memory is an out_of_memory exception and the next call works", "[errors]") {
+// First in the file, so that it runs in a fresh process whose workspace pool and cached
+// workspaces are empty (scripts/device/run.sh runs this executable as one process): every
+// path below must then allocate device memory, and find none.
+TEST_CASE("out of device memory is out_of_memory on every path, and the next call works", "[errors]") {
     std::vector<float> v(std::size_t{1} << 24, 0.5f);  // host data: staging needs fresh device buffers
+    const float want = 0.5f * static_cast<float>(v.size());
+    // Device-resident input and a user stream, made while memory is plentiful.
+    float* d = nullptr;
+    REQUIRE(cudaMalloc(reinterpret_cast<void**>(&d), v.size() * sizeof(float)) == cudaSuccess);
+    REQUIRE(cudaMemcpy(d, v.data(), v.size() * sizeof(float), cudaMemcpyHostToDevice) == cudaSuccess);
+    cudaStream_t s = nullptr;
+    REQUIRE(cudaStreamCreateWithFlags(&s, cudaStreamNonBlocking) == cudaSuccess);
+    // Take every byte, down to allocations smaller than the smallest workspace (64 KiB),
+    // which small cudaMallocs could otherwise still carve out of partly used pages.
     std::vector<void*> hogs;
-    for (std::size_t chunk = std::size_t{1} << 30; chunk >= (std::size_t{1} << 20); chunk /= 2) {
+    for (std::size_t chunk = std::size_t{1} << 30; chunk >= (std::size_t{4} << 10); chunk /= 2) {
         void* p = nullptr;
         while (cudaMalloc(&p, chunk) == cudaSuccess) hogs.push_back(p);
         cudaGetLastError();
     }
     INFO("held " << hogs.size() << " allocations");
-    CHECK_THROWS_AS(reduce(backend::cuda, v, sum), preduce::out_of_memory);
+    CHECK_THROWS_AS(reduce(backend::cuda, v, sum), preduce::out_of_memory);                     // host data, staged
+    CHECK_THROWS_AS(reduce(backend::cuda, d, v.size(), sum), preduce::out_of_memory);           // device data, two-pass
+    CHECK_THROWS_AS(reduce(backend::cuda, d, 1000, argmax), preduce::out_of_memory);            // device data, one block
+    CHECK_THROWS_AS(reduce(backend::cuda, d, v.size(), sum, {.stream = s}), preduce::out_of_memory);  // pool workspace
+    CHECK_THROWS_AS(reduce(backend::cuda, d, v.size(), sum, {.precision = precision::deterministic}),
+                    preduce::out_of_memory);                                                   // fixed order
+    CHECK_THROWS_AS(reduce(backend::cuda, d, d, v.size(), dot), preduce::out_of_memory);        // two inputs
+    CHECK_THROWS_WITH(reduce(backend::cuda, d, v.size(), sum), Catch::Contains("free device memory"));
     for (void* p : hogs) cudaFree(p);
-    CHECK(reduce(backend::cuda, v, sum) == 0.5f * static_cast<float>(v.size()));
+    // Every path works again, and nothing failed half-way left the stream or device broken.
+    CHECK(reduce(backend::cuda, v, sum) == want);
+    CHECK(reduce(backend::cuda, d, v.size(), sum) == want);
+    CHECK(reduce(backend::cuda, d, 1000, argmax).index == 0u);
+    CHECK(reduce(backend::cuda, d, v.size(), sum, {.stream = s}) == want);
+    CHECK(reduce(backend::cuda, d, v.size(), sum, {.precision = precision::deterministic}) ==
+          reduce(backend::seq, v, sum, {.precision = precision::deterministic}));
+    CHECK(reduce(backend::cuda, d, d, v.size(), dot) == 0.25f * static_cast<float>(v.size()));
+    CHECK(cudaStreamSynchronize(s) == cudaSuccess);
+    CHECK(cudaGetLastError() == cudaSuccess);
+    cudaStreamDestroy(s);
+    cudaFree(d);
 }
 
 TEST_CASE("options::stream runs the reduction on the caller's stream", "[stream]") {
@@ -71,6 +110,200 @@ TEST_CASE("options::stream runs the reduction on the caller's stream", "[stream]
     CHECK(reduce(backend::cuda, v, argmin, on_stream) == reduce(backend::seq, v, argmin));  // host data too
     cudaFree(d);
     cudaStreamDestroy(s);
+}
+
+namespace {
+// A reduction whose answer seq gave before the threads started.
+struct stream_job {
+    const char* what;
+    std::int64_t (*run)(const std::int32_t* data, std::size_t n, const options& o);
+};
+
+// Integer ops: exact, so any lost, doubled or misordered work shows. argmin's index and
+// count_if come back as int64 for one comparison path.
+const stream_job stream_jobs[] = {
+    {"wide_sum", [](const std::int32_t* x, std::size_t n, const options& o) {
+         return reduce(backend::cuda, x, n, wide_sum, o); }},
+    {"argmin index", [](const std::int32_t* x, std::size_t n, const options& o) {
+         return static_cast<std::int64_t>(reduce(backend::cuda, x, n, argmin, o).index); }},
+    {"count_if > 0", [](const std::int32_t* x, std::size_t n, const options& o) {
+         return static_cast<std::int64_t>(reduce(backend::cuda, x, n, count_if(greater(0)), o)); }},
+    {"max", [](const std::int32_t* x, std::size_t n, const options& o) {
+         return static_cast<std::int64_t>(reduce(backend::cuda, x, n, max, o)); }},
+    {"deterministic sum", [](const std::int32_t* x, std::size_t n, const options& o) {
+         options d = o;
+         d.precision = precision::deterministic;
+         return static_cast<std::int64_t>(reduce(backend::cuda, x, n, sum, d)); }},
+};
+
+std::int64_t seq_answer(std::size_t job, const std::int32_t* x, std::size_t n) {
+    switch (job) {
+    case 0: return reduce(backend::seq, x, n, wide_sum);
+    case 1: return static_cast<std::int64_t>(reduce(backend::seq, x, n, argmin).index);
+    case 2: return static_cast<std::int64_t>(reduce(backend::seq, x, n, count_if(greater(0))));
+    case 3: return reduce(backend::seq, x, n, max);
+    default: return reduce(backend::seq, x, n, sum);
+    }
+}
+} // namespace
+
+TEST_CASE("four user streams, the per-thread and the legacy default stream, from six host threads at once",
+          "[stream][concurrency]") {
+    // Shared inputs, read by every thread: one in device memory, one pageable (staged through
+    // each thread's pinned chunks). Sizes take the single-block, two-pass and staged paths.
+    const std::vector<std::size_t> sizes = {1, 1000, 32769, 1000003, 3000017};
+    const std::size_t largest = sizes.back();
+    const auto host = preduce::test::random_values<std::int32_t>(largest, 31);
+    std::int32_t* dev = nullptr;
+    REQUIRE(cudaMalloc(reinterpret_cast<void**>(&dev), largest * sizeof(std::int32_t)) == cudaSuccess);
+    REQUIRE(cudaMemcpy(dev, host.data(), largest * sizeof(std::int32_t), cudaMemcpyHostToDevice) == cudaSuccess);
+    constexpr std::size_t job_count = sizeof(stream_jobs) / sizeof(stream_jobs[0]);
+    std::vector<std::int64_t> want(job_count * sizes.size());
+    for (std::size_t j = 0; j < job_count; ++j)
+        for (std::size_t k = 0; k < sizes.size(); ++k) want[j * sizes.size() + k] = seq_answer(j, host.data(), sizes[k]);
+
+    // Four threads with a stream each; one on the per-thread default stream (stream unset);
+    // one on the legacy default stream, which synchronises with blocking streams.
+    constexpr int user_streams = 4, threads = user_streams + 2, calls = 200;
+    std::vector<cudaStream_t> streams(user_streams);
+    for (auto& st : streams) REQUIRE(cudaStreamCreateWithFlags(&st, cudaStreamNonBlocking) == cudaSuccess);
+    std::atomic<int> wrong{0};
+    std::mutex m;
+    std::vector<std::string> failures;
+    std::latch start(threads);
+    std::vector<std::thread> pool;
+    for (int t = 0; t < threads; ++t)
+        pool.emplace_back([&, t] {
+            const cudaStream_t mine = t < user_streams ? streams[t] : t == user_streams ? cudaStream_t{} : cudaStreamLegacy;
+            // The stream this thread's own copies must go to for stream order to cover them:
+            // with options::stream unset, the library runs on the per-thread default stream.
+            const cudaStream_t copies = t == user_streams ? cudaStreamPerThread : mine;
+            const options o{.stream = static_cast<void*>(mine)};
+            // A private device buffer, rewritten before each of its reductions on the same
+            // stream, without synchronising: only stream order makes the new contents visible.
+            std::int32_t* own = nullptr;
+            std::int32_t* staging = nullptr;  // pinned, so that the copy is truly asynchronous
+            const std::size_t own_n = 100003;
+            bool ok = cudaMalloc(reinterpret_cast<void**>(&own), own_n * sizeof(std::int32_t)) == cudaSuccess &&
+                      cudaMallocHost(reinterpret_cast<void**>(&staging), own_n * sizeof(std::int32_t)) == cudaSuccess;
+            std::mt19937_64 rng(preduce::test::seed() ^ static_cast<std::uint64_t>(t + 1));
+            start.arrive_and_wait();
+            for (int c = 0; ok && c < calls; ++c) {
+                std::string error;
+                try {
+                    const std::size_t j = rng() % job_count, k = rng() % sizes.size();
+                    const bool on_device = rng() % 2 == 0;
+                    const std::int64_t got = stream_jobs[j].run(on_device ? dev : host.data(), sizes[k], o);
+                    if (got != want[j * sizes.size() + k])
+                        error = std::string(stream_jobs[j].what) + " n=" + std::to_string(sizes[k]) +
+                                (on_device ? " (device)" : " (host)") + ": got " + std::to_string(got) + ", want " +
+                                std::to_string(want[j * sizes.size() + k]);
+                    // The previous reduction on `copies` has finished (reduce() waited for
+                    // it), so the pinned staging buffer may be refilled.
+                    const auto fill = static_cast<std::int32_t>(c % 7) - 3;
+                    for (std::size_t i = 0; i < own_n; ++i) staging[i] = fill;
+                    if (cudaMemcpyAsync(own, staging, own_n * sizeof(std::int32_t), cudaMemcpyHostToDevice, copies) !=
+                        cudaSuccess)
+                        error += " cudaMemcpyAsync failed";
+                    const std::int64_t own_sum = reduce(backend::cuda, own, own_n, wide_sum, o);
+                    if (own_sum != static_cast<std::int64_t>(own_n) * fill)
+                        error += " private buffer after an async copy: got " + std::to_string(own_sum) + ", want " +
+                                 std::to_string(static_cast<std::int64_t>(own_n) * fill);
+                } catch (const std::exception& e) {
+                    error = std::string("threw: ") + e.what();
+                }
+                if (error.empty()) continue;
+                ++wrong;
+                const std::lock_guard<std::mutex> lock(m);
+                if (failures.size() < 20)
+                    failures.push_back("thread " + std::to_string(t) + " call " + std::to_string(c) + ": " + error);
+            }
+            if (!ok) {
+                ++wrong;
+                const std::lock_guard<std::mutex> lock(m);
+                failures.push_back("thread " + std::to_string(t) + ": could not allocate its buffers");
+            }
+            cudaFreeHost(staging);
+            cudaFree(own);
+        });
+    for (auto& th : pool) th.join();
+    std::string report;
+    for (const auto& f : failures) report += "\n  " + f;
+    INFO("seed " << preduce::test::seed() << report);
+    CHECK(wrong == 0);
+    for (auto st : streams) CHECK(cudaStreamDestroy(st) == cudaSuccess);
+    CHECK(cudaGetLastError() == cudaSuccess);
+    cudaFree(dev);
+}
+
+TEST_CASE("GPU memory given to a host backend is invalid_argument; managed memory is read", "[errors][residence]") {
+    const auto v = preduce::test::random_values<float>(100003, 32);
+    const std::size_t bytes = v.size() * sizeof(float);
+    float* d = nullptr;
+    float* m = nullptr;
+    REQUIRE(cudaMalloc(reinterpret_cast<void**>(&d), bytes) == cudaSuccess);
+    REQUIRE(cudaMallocManaged(reinterpret_cast<void**>(&m), bytes) == cudaSuccess);
+    REQUIRE(cudaMemcpy(d, v.data(), bytes, cudaMemcpyHostToDevice) == cudaSuccess);
+    REQUIRE(cudaMemcpy(m, v.data(), bytes, cudaMemcpyDefault) == cudaSuccess);
+    for (backend b : available_backends()) {
+        if (b == backend::cuda) continue;
+        INFO("backend " << name(b));
+        CHECK_THROWS_AS(reduce(b, d, v.size(), sum), preduce::invalid_argument);
+        CHECK_THROWS_WITH(reduce(b, d, v.size(), argmax), Catch::Contains("device memory"));
+        CHECK_THROWS_AS(reduce(b, d, v.size(), sum, {.threads = 2, .precision = precision::deterministic}),
+                        preduce::invalid_argument);
+        CHECK_THROWS_AS(reduce(b, v.data(), d, v.size(), dot), preduce::invalid_argument);  // either input
+        CHECK_THROWS_AS(reduce(b, d + 1, v.size() - 1, sum), preduce::invalid_argument);   // inside an allocation
+        // Managed memory is host-readable: the right answer, on the host backend.
+        CHECK(preduce::test::same(reduce(b, m, v.size(), argmax), reduce(backend::seq, v, argmax)));
+        CHECK(reduce(b, m, v.size(), count_if(greater(0.0f))) == reduce(backend::seq, v, count_if(greater(0.0f))));
+        // And the backend still works on host data after refusing.
+        CHECK(preduce::test::same(reduce(b, v, argmin), reduce(backend::seq, v, argmin)));
+    }
+    // The cuda backend reads all three.
+    CHECK(preduce::test::same(reduce(backend::cuda, d, v.size(), argmax), reduce(backend::seq, v, argmax)));
+    CHECK(preduce::test::same(reduce(backend::cuda, m, v.size(), argmax), reduce(backend::seq, v, argmax)));
+    cudaFree(m);
+    cudaFree(d);
+}
+
+TEST_CASE("freed or bogus pointers given to the cuda backend are preduce errors, and the next call works",
+          "[errors][residence]") {
+    const auto v = preduce::test::random_values<std::int32_t>(1 << 20, 33);
+    const std::size_t bytes = v.size() * sizeof(std::int32_t);
+    const auto want = reduce(backend::seq, v, wide_sum);
+    // Valid device data, and one reduction of each kind first: the staging chunks, result
+    // slot and workspace then exist, so no allocation during the test can land on a freed
+    // address below and make it valid again.
+    std::int32_t* d = nullptr;
+    REQUIRE(cudaMalloc(reinterpret_cast<void**>(&d), bytes) == cudaSuccess);
+    REQUIRE(cudaMemcpy(d, v.data(), bytes, cudaMemcpyHostToDevice) == cudaSuccess);
+    REQUIRE(reduce(backend::cuda, v, wide_sum) == want);
+    REQUIRE(reduce(backend::cuda, d, v.size(), wide_sum) == want);
+    // Device memory already freed: CUDA no longer knows the address, and the host cannot read
+    // it. Reading it as pageable host memory (the staging path) would crash the process.
+    std::int32_t* freed_device = nullptr;
+    REQUIRE(cudaMalloc(reinterpret_cast<void**>(&freed_device), bytes) == cudaSuccess);
+    REQUIRE(cudaFree(freed_device) == cudaSuccess);
+    // Pinned host memory already freed: unmapped from the process.
+    std::int32_t* freed_pinned = nullptr;
+    REQUIRE(cudaMallocHost(reinterpret_cast<void**>(&freed_pinned), bytes) == cudaSuccess);
+    REQUIRE(cudaFreeHost(freed_pinned) == cudaSuccess);
+    // An aligned address in the first page, which nothing maps.
+    const auto* bogus = reinterpret_cast<const std::int32_t*>(std::uintptr_t{4096 - 64});
+    for (const std::int32_t* p : {static_cast<const std::int32_t*>(freed_device),
+                                  static_cast<const std::int32_t*>(freed_pinned), bogus}) {
+        INFO("pointer " << static_cast<const void*>(p));
+        CHECK_THROWS_AS(reduce(backend::cuda, p, v.size(), wide_sum), preduce::error);
+        CHECK_THROWS_AS(reduce(backend::cuda, p, 1000, argmin), preduce::error);
+        CHECK_THROWS_AS(reduce(backend::cuda, p, v.size(), sum, {.precision = precision::deterministic}), preduce::error);
+        CHECK_THROWS_AS(reduce(backend::cuda, v.data(), p, 1000, dot), preduce::error);
+        // The CUDA context is intact: the next calls, on host and on device data, are right.
+        CHECK(reduce(backend::cuda, v, wide_sum) == want);
+        CHECK(reduce(backend::cuda, d, v.size(), wide_sum) == want);
+    }
+    CHECK(cudaGetLastError() == cudaSuccess);
+    cudaFree(d);
 }
 
 TEST_CASE("2^31+5 and 2^32+7 int32 elements in device memory", "[large]") {

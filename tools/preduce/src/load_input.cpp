@@ -9,11 +9,8 @@
 #include <variant>
 
 #include "cli_error.hpp"
+#include "memory_budget.hpp"
 #include "readers.hpp"
-
-#if __has_include(<unistd.h>)
-#include <unistd.h>
-#endif
 
 namespace preduce_cli {
 
@@ -75,11 +72,7 @@ const char* generated_distribution(element_type t) {
 
 void check_fits_in_memory(element_type t, std::uint64_t n, std::uint64_t copies) {
     const std::uint64_t size = info(t).size * (copies == 0 ? 1 : copies);
-    std::uint64_t limit = std::numeric_limits<std::uint64_t>::max();
-#if defined(_SC_PHYS_PAGES) && defined(_SC_PAGESIZE)
-    const long pages = sysconf(_SC_PHYS_PAGES), page = sysconf(_SC_PAGESIZE);
-    if (pages > 0 && page > 0) limit = static_cast<std::uint64_t>(pages) * static_cast<std::uint64_t>(page);
-#endif
+    const std::uint64_t limit = physical_memory();
     if (n > limit / size)
         throw input_error("--n " + std::to_string(n) + " values of " + std::string(info(t).flag) +
                           (copies > 1 ? " (" + std::to_string(copies) + " inputs)" : std::string()) +

@@ -14,6 +14,7 @@
 #include <vector>
 
 #include "byte_order.hpp"
+#include "memory_budget.hpp"
 #include "readers.hpp"
 
 namespace preduce_cli {
@@ -247,6 +248,9 @@ dataset read_npy(std::istream& in, std::uint64_t size, const std::string& name) 
     read_exact(in, prefix.data(), prefix.size(), name);
     const npy_header h = parse_npy_header(prefix, size, name);
 
+    // 1-byte types are widened to 4 bytes and pass through a byte buffer on the way.
+    require_memory(h.count, info(h.type).size + (h.stored_size == 1 ? 1 : 0),
+                   name + ": " + std::to_string(h.count) + " values of " + std::string(info(h.type).flag));
     in.clear();
     in.seekg(static_cast<std::streamoff>(h.data_offset));
     if (!in) throw input_error(name + ": cannot seek to the .npy data");

@@ -5,6 +5,7 @@
 #include <variant>
 
 #include "byte_order.hpp"
+#include "memory_budget.hpp"
 #include "readers.hpp"
 
 namespace preduce_cli {
@@ -16,6 +17,7 @@ dataset read_raw(std::istream& in, std::uint64_t size, const std::string& name, 
         throw input_error(name + ": size " + std::to_string(size) + " bytes is not a multiple of " +
                           std::to_string(t.size) + " (the size of one " + std::string(t.flag) +
                           "); wrong --type, or not a raw file?");
+    require_memory(size / t.size, t.size, name + ": " + std::to_string(size / t.size) + " values of " + std::string(t.flag));
     dataset data = make_dataset(type, static_cast<std::size_t>(size / t.size));
     std::visit(
         [&](auto& v) {

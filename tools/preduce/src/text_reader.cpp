@@ -6,6 +6,7 @@
 #include <type_traits>
 #include <variant>
 
+#include "memory_budget.hpp"
 #include "parse_number.hpp"
 #include "readers.hpp"
 
@@ -38,6 +39,7 @@ std::string quoted(std::string_view s) {
 
 dataset read_text(std::istream& in, std::uint64_t size, const std::string& name, std::optional<element_type> type) {
     if (size == 0) throw input_error(name + ": file is empty");
+    require_memory(size, 1, name + ": its " + std::to_string(size) + " bytes of text");
     std::string text(static_cast<std::size_t>(size), '\0');
     read_exact(in, text.data(), text.size(), name);
 
@@ -51,6 +53,9 @@ dataset read_text(std::istream& in, std::uint64_t size, const std::string& name,
     const bool inferred = !type;
     if (!type) type = all_integral ? element_type::i64 : element_type::f64;
 
+    // The text stays in memory while the values are parsed next to it.
+    require_memory(size + count * info(*type).size, 1,
+                   name + ": its " + std::to_string(count) + " values of " + std::string(info(*type).flag) + " and the text");
     dataset data = make_dataset(*type, count);
     std::visit(
         [&](auto& v) {

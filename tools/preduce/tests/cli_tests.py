@@ -411,6 +411,118 @@ def case_fuzz_npy():
                   f"iteration {i}: stderr {p.stderr!r}; input {bytes(data)!r}")
 
 
+def fails_each(cases, *extra):
+    """fails() on each (what, file bytes, expected text) case, naming the case on failure."""
+    for what, data, expect in cases:
+        path = write("bad.npy" if isinstance(data, bytes) and data.startswith(b"\x93NUMPY") else "bad.dat", data)
+        try:
+            fails("--input", path, *extra, status=1, contains=expect)
+        except AssertionError as e:
+            raise AssertionError(f"{what}: {e}") from None
+
+
+@case
+def case_more_bad_npy_files():
+    # Header lengths at and past the reader's limit, in every format version's field width.
+    fails_each([
+        ("v3 length 2^32-1", b"\x93NUMPY\x03\x00\xff\xff\xff\xff{}", "absurd"),
+        ("v2 length 1 GiB, file short", b"\x93NUMPY\x02\x00\x00\x00\x00\x40{'descr'", "absurd"),
+        ("v1 length 65535, file short", b"\x93NUMPY\x01\x00\xff\xff{'descr'", "truncated"),
+        ("length one past the limit, all present", b"\x93NUMPY\x02\x00" + struct.pack("<I", 65537) + b" " * 65537, "absurd"),
+        ("version 1.1", b"\x93NUMPY\x01\x01" + npy_bytes("<f4", (1,), pack("f", [1]))[8:], "version"),
+        ("version 0.0", b"\x93NUMPY\x00\x00" + npy_bytes("<f4", (1,), pack("f", [1]))[8:], "version"),
+        ("magic only", b"\x93NUMPY", "truncated"),
+        ("NUL in the header", npy_bytes("", (), b"", header="{'descr': '<f4',\0 'fortran_order': False, 'shape': (1,)}"), "malformed"),
+        ("bytes that are not UTF-8", npy_bytes("", (), b"", header="{'descr': '<f\xff\xfe', 'fortran_order': False, 'shape': (1,)}"), "dtype"),
+        ("empty dict", npy_bytes("", (), b"", header="{}"), "required"),
+        ("not a dict", npy_bytes("", (), b"", header="['descr', '<f4']"), "malformed"),
+        ("65 dimensions", npy_bytes("<f4", (1,) * 65, pack("f", [1])), "dimensions"),
+    ])
+    # dtypes the front end cannot reduce: each named, none read as something else.
+    fails_each([
+        ("big-endian i4", npy_bytes(">i4", (2,), struct.pack(">2i", 1, 2)), "big-endian"),
+        ("big-endian u8", npy_bytes(">u8", (1,), struct.pack(">Q", 1)), "big-endian"),
+        ("object, old spelling", npy_bytes("|O8", (1,), b"\0" * 8), "object"),
+        ("object, little-endian", npy_bytes("<O", (1,), b"\0" * 8), "object"),
+        ("float16", npy_bytes("<f2", (2,), b"\0" * 4), "unsupported dtype"),
+        ("complex128", npy_bytes("<c16", (1,), b"\0" * 16), "unsupported dtype"),
+        ("unicode string", npy_bytes("<U8", (1,), b"\0" * 32), "unsupported dtype"),
+        ("byte string", npy_bytes("|S4", (1,), b"abcd"), "unsupported dtype"),
+        ("datetime", npy_bytes("<M8[ns]", (1,), b"\0" * 8), "unsupported dtype"),
+        ("empty descr", npy_bytes("", (1,), b"\0" * 4), "unsupported dtype"),
+    ])
+    # The shape against the bytes that follow it.
+    fails_each([
+        ("fortran 3-D", npy_bytes("<f8", (2, 1, 2), pack("d", [1, 2, 3, 4]), fortran=True), "fortran"),
+        ("one element short", npy_bytes("<i4", (10,), pack("i", range(9))), "truncated"),
+        ("shape without data", npy_bytes("<f8", (3,), b""), "truncated"),
+        ("half an element", npy_bytes("<f8", (1,), b"\0" * 4), "truncated"),
+        ("2^90 elements", npy_bytes("<f4", (2**30, 2**30, 2**30), b""), "2^64"),
+        ("a dimension past 2^64", npy_bytes("", (), b"", header="{'descr': '<f4', 'fortran_order': False, 'shape': (18446744073709551616,)}"), "overflows"),
+        ("2^40 int8 over 16 bytes", npy_bytes("|i1", (2**40,), b"\0" * 16), "truncated"),
+    ])
+    # A legal header near the limit (NumPy pads with spaces) still reads.
+    padded = npy_bytes("", (), pack("f", [1.5, 2.5]),
+                       header="{'descr': '<f4', 'fortran_order': False, 'shape': (2,), }" + " " * 60000)
+    check(one_result("--input", write("padded.npy", padded), "--op", "sum")["result"] == 4.0, "60 KB header")
+
+
+@case
+def case_more_bad_text_and_raw():
+    for what, text, expect in (("two numbers on a line", "1\n2 3\n", ":2:"),
+                               ("comma decimal", "1,5\n", ":1:"),
+                               ("hex", "0x1A\n", ":1:"),
+                               ("double sign", "--5\n", ":1:"),
+                               ("sign only", "1\n-\n", ":2:"),
+                               ("exponent without digits", "1e\n", ":1:"),
+                               ("a lone dot", ".\n", ":1:"),
+                               ("unicode minus", "\u22121\n", ":1:"),
+                               ("a very long line", "9" * 100000 + "x\n", ":1:"),
+                               ("past the float64 range", "1\n1e400\n", "out of range")):
+        try:
+            fails("--input", write("bad.txt", text), status=1, contains=expect)
+        except AssertionError as e:
+            raise AssertionError(f"{what}: {e}") from None
+    # With --type, every line must be a value of that type.
+    for t, text, expect in (("u32", "1\n-1\n", ":2:"),
+                            ("u32", "4294967296\n", "out of range"),
+                            ("i64", "inf\n", ":1:"),
+                            ("i32", "1e3\n", ":1:"),
+                            ("f32", "1e39\n", "out of range")):
+        fails("--input", write("typed.txt", text), "--format-in", "text", "--type", t, status=1, contains=expect)
+    fails("--input", write("odd.u64", b"\0" * 12), "--type", "u64", status=1, contains="multiple of 8")
+    # Special files: refused by kind, never read (/dev/zero would never end).
+    for dev in ("/dev/zero", "/dev/null"):
+        if os.path.exists(dev):
+            fails("--input", dev, "--type", "f32", status=1, contains="not a regular file")
+            fails("--input", dev, status=1, contains="not a regular file")
+
+
+@case
+def case_inputs_beyond_memory():
+    # Sparse files (no disk blocks) larger than physical memory: refused with a one-line
+    # error before anything is allocated. Without that check the allocation can succeed
+    # under overcommit and the kernel kill the process while the reader fills it.
+    ram = os.sysconf("SC_PHYS_PAGES") * os.sysconf("SC_PAGE_SIZE")
+    big = (2 * ram) // 8 * 8
+    raw = os.path.join(TMP, "sparse.f64")
+    with open(raw, "wb") as f:
+        f.truncate(big)
+    fails("--input", raw, "--type", "f64", status=1, contains="more memory than this machine has")
+    fails("--input", raw, "--format-in", "text", status=1, contains="more memory than this machine has")
+    head = npy_bytes("<f4", (big // 4,), b"")
+    npy = os.path.join(TMP, "sparse.npy")
+    with open(npy, "wb") as f:
+        f.write(head)
+        f.truncate(len(head) + big)
+    fails("--input", npy, status=1, contains="more memory than this machine has")
+    head = npy_bytes("|u1", (big,), b"")  # widened to uint32: 4x the file
+    with open(npy, "wb") as f:
+        f.write(head)
+        f.truncate(len(head) + big)
+    fails("--input", npy, status=1, contains="more memory than this machine has")
+
+
 # ---------------------------------------------------------------- cases: sumsq, asum, dot, mean, var, minmax, moments
 
 def wrap(v, bits, signed):

@@ -5,8 +5,15 @@
 // mix the two.
 #include <cuda_runtime_api.h>
 
+#if defined(__linux__)
+#include <sys/uio.h>
+#include <unistd.h>
+#endif
+
 #include <array>
+#include <cerrno>
 #include <cstddef>
+#include <cstdio>
 #include <string>
 
 #include "preduce/cuda/check.hpp"
@@ -14,6 +21,32 @@
 #include "preduce/source.hpp"
 
 namespace preduce::cuda::detail {
+
+// Whether the host can read the byte at p. CUDA reports memory it does not know (pageable
+// host memory, but also a pointer already given to cudaFree or cudaFreeHost, or garbage)
+// as "unregistered"; reading a freed one on the host would crash the process, so the
+// kernel is asked instead (EFAULT, no signal). Where the probe itself is not allowed
+// (seccomp), the answer is "readable", as before the probe existed.
+inline bool host_readable(const void* p) noexcept {
+#if defined(__linux__)
+    char sink = 0;
+    iovec local{&sink, 1};
+    iovec remote{const_cast<void*>(p), 1};
+    if (process_vm_readv(getpid(), &local, 1, &remote, 1, 0) == 1) return true;
+    return errno != EFAULT;
+#else
+    (void)p;
+    return true;
+#endif
+}
+
+[[noreturn]] inline void throw_unreadable(const void* p) {
+    char where[32];
+    std::snprintf(where, sizeof where, "%p", p);
+    throw invalid_argument(std::string("preduce::cuda: the input at ") + where +
+                           " is neither memory CUDA knows (device, managed or pinned) nor readable host memory: "
+                           "freed already (cudaFree, cudaFreeHost), or not a pointer to the data");
+}
 
 template <class S>
 struct columns;
@@ -61,7 +94,10 @@ public:
                 break;
             case cudaMemoryTypeManaged:
             case cudaMemoryTypeHost: break;  // the GPU reads these directly
-            default: pageable[i] = true; break;
+            default:
+                if (!host_readable(arrays[i])) throw_unreadable(arrays[i]);
+                pageable[i] = true;
+                break;
             }
         }
         if (owner >= 0 && owner != previous_) {
@@ -86,5 +122,29 @@ private:
     int previous_ = 0;
     bool switched_ = false;
 };
+
+// For reads in place (reduce_async): every array must be memory the current GPU can read.
+// Pageable host memory qualifies only where the GPU reads it through the host's page tables
+// (cudaDevAttrPageableMemoryAccess: HMM or ATS); elsewhere a kernel would fault on it, and
+// an illegal-address fault ends the CUDA context for every later call of the process.
+template <std::size_t N>
+void require_device_readable(const std::array<const void*, N>& arrays, std::size_t n, const char* api) {
+    if (n == 0) return;
+    for (const void* p : arrays) {
+        cudaPointerAttributes attr{};
+        check(cudaPointerGetAttributes(&attr, p), "cudaPointerGetAttributes");
+        if (attr.type == cudaMemoryTypeDevice || attr.type == cudaMemoryTypeManaged || attr.type == cudaMemoryTypeHost)
+            continue;
+        if (!host_readable(p)) throw_unreadable(p);
+        int device = 0, pageable_access = 0;
+        check(cudaGetDevice(&device), "cudaGetDevice");
+        check(cudaDeviceGetAttribute(&pageable_access, cudaDevAttrPageableMemoryAccess, device), "cudaDeviceGetAttribute");
+        if (pageable_access == 0)
+            throw invalid_argument(std::string(api) +
+                                   " reads its input in place, and this input is pageable host memory, which this GPU "
+                                   "cannot read; pass device, managed or pinned memory (cudaMallocHost, "
+                                   "cudaHostRegister), or call preduce::cuda::reduce, which streams pageable memory");
+    }
+}
 
 } // namespace preduce::cuda::detail
