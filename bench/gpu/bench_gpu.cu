@@ -3,8 +3,9 @@
 // sumsq of float32, float64 and int32 at n = 2^10, 2^12, ..., 2^28 (2^30 for float32 sum
 // and max), the transform and fused built-ins (minmax, dot, mean) next to the plain sum,
 // the deterministic and compensated sums (precision::deterministic, compensated), plus
-// the seed's ladder kernel-only and end-to-end. Device rows use CUDA-event time of
-// one call, launches included; run with --benchmark_repetitions=N to get medians.
+// the seed's ladder kernel-only and end-to-end, and one reduction over two GPUs
+// (multigpu/..., host clock). Device rows use CUDA-event time of one call, launches
+// included; run with --benchmark_repetitions=N to get medians.
 #include <benchmark/benchmark.h>
 #include <cuda_runtime_api.h>
 
@@ -15,6 +16,7 @@
 #include <cub/device/device_reduce.cuh>
 #include <cuda/std/functional>
 #include <functional>
+#include <memory>
 #include <numeric>
 #include <random>
 #include <string>
@@ -30,6 +32,7 @@
 #include "preduce/detail/numeric.hpp"
 #include "preduce/detail/type_name.hpp"
 #include "preduce/fused.hpp"
+#include "preduce/ops.hpp"
 #include "preduce/reducers.hpp"
 #include "preduce/transforms.hpp"
 
@@ -322,6 +325,118 @@ void register_ladder() {
     e2e("3_preduce_staged", [] { return preduce::cuda::reduce(host.data(), n, preduce::sum_reducer<float>{}); });
 }
 
+// ---- several GPUs in one process (options::gpus, preduce::cuda::reduce_parts) -------------
+// f32 sum of 2^30 elements on one GPU next to 2 x 2^30 on two GPUs (each reduces its own
+// 2^30 at the same time): the target is two GPUs in at most 1.1x one GPU's time. Timed on
+// the host clock around the whole call, which returns the result on the host (hand-off to
+// each GPU's thread, both reductions, the copies back and the combine included); two
+// warm-up calls first (CUDA contexts, worker threads, pools); medians come from
+// --benchmark_repetitions. Each GPU's input is one fixed 4 GiB array, ~70x the 60 MB L2 of an
+// H200, so every call reads it from HBM and no rotation is needed.
+//   multigpu/single/...      preduce::cuda::reduce on GPU 0 (the plain one-GPU call)
+//   multigpu/parts/.../1xN   reduce_parts with one part of N on GPU 0
+//   multigpu/parts/.../2xN   reduce_parts with N on GPU 0 and N on GPU 1
+//   multigpu/host/.../gpus:k pageable host data, options::gpus = k (one 4 GiB host array)
+namespace mgpu {
+
+constexpr std::size_t n = std::size_t{1} << 30;
+
+__global__ void fill_uniform(float* p, std::size_t count, std::uint64_t seed) {
+    for (std::size_t i = blockIdx.x * std::size_t{blockDim.x} + threadIdx.x; i < count; i += std::size_t{gridDim.x} * blockDim.x) {
+        std::uint64_t x = (seed + i) * 0x9e3779b97f4a7c15ull;
+        x ^= x >> 31;
+        x *= 0xbf58476d1ce4e5b9ull;
+        x ^= x >> 29;
+        p[i] = static_cast<float>((x >> 11) * 0x1.0p-53 * 2.0 - 1.0);
+    }
+}
+
+float* arrays[8] = {};
+
+// One 2^30-float array per GPU (up to 8), filled at first use, freed by release().
+float* on_device(int device) {
+    if (arrays[device] == nullptr) {
+        int previous = 0;
+        check(cudaGetDevice(&previous), "cudaGetDevice");
+        check(cudaSetDevice(device), "cudaSetDevice");
+        check(cudaMalloc(&arrays[device], n * sizeof(float)), "cudaMalloc (multigpu input)");
+        fill_uniform<<<1024, 256>>>(arrays[device], n, 0x5eedull + static_cast<std::uint64_t>(device));
+        check(cudaDeviceSynchronize(), "fill");
+        check(cudaSetDevice(previous), "cudaSetDevice");
+    }
+    return arrays[device];
+}
+
+void release() {
+    for (float*& p : arrays) {
+        if (p != nullptr) cudaFree(p);
+        p = nullptr;
+    }
+}
+
+} // namespace mgpu
+
+// Host wall clock around one synchronous call per iteration, after two warm-up calls (once
+// per row, not per repetition: the host rows take ~0.1 s a call).
+void time_call(benchmark::State& st, std::size_t bytes, const std::function<float()>& call, bool& warm) {
+    for (int w = 0; w < 2 && !warm; ++w) benchmark::DoNotOptimize(call());
+    warm = true;
+    for (auto _ : st) {
+        const auto t0 = std::chrono::steady_clock::now();
+        benchmark::DoNotOptimize(call());
+        st.SetIterationTime(std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count());
+    }
+    st.SetBytesProcessed(static_cast<std::int64_t>(st.iterations() * bytes));
+}
+
+void register_multigpu() {
+    int visible = 0;
+    if (cudaGetDeviceCount(&visible) != cudaSuccess) visible = 0;
+    using part = preduce::cuda::device_part<float>;
+    const std::size_t n = mgpu::n;
+    const std::string N = std::to_string(n);
+    const auto row = [](const std::string& name, std::size_t bytes, std::function<float()> call) {
+        auto warm = std::make_shared<bool>(false);
+        benchmark::RegisterBenchmark(name.c_str(), [=](benchmark::State& st) { time_call(st, bytes, call, *warm); })
+            ->UseManualTime()->Unit(benchmark::kMillisecond);
+    };
+    for (auto p : {preduce::precision::fast, preduce::precision::deterministic}) {
+        const std::string op = p == preduce::precision::fast ? "sum" : "sum_det";
+        const preduce::options o{.precision = p};
+        row("multigpu/single/" + op + "/float32/" + N, n * sizeof(float),
+            [=] { return preduce::cuda::reduce(mgpu::on_device(0), n, preduce::sum, o); });
+        row("multigpu/parts/" + op + "/float32/1x" + N, n * sizeof(float), [=] {
+            const std::vector<part> parts{{0, mgpu::on_device(0), n}};
+            return preduce::cuda::reduce_parts(parts, preduce::sum, o);
+        });
+        if (visible >= 2)
+            row("multigpu/parts/" + op + "/float32/2x" + N, 2 * n * sizeof(float), [=] {
+                const std::vector<part> parts{{0, mgpu::on_device(0), n}, {1, mgpu::on_device(1), n}};
+                return preduce::cuda::reduce_parts(parts, preduce::sum, o);
+            });
+    }
+    // Pageable host data: the same 2^30 floats through one GPU's staging pipeline, then split
+    // over two (each GPU's thread stages its half).
+    static std::vector<float> host;
+    const auto host_data = [] {
+        if (host.empty()) {
+            host.resize(mgpu::n);
+            std::uint64_t x = 0x2545f4914f6cdd1dull;
+            for (float& v : host) {
+                x ^= x << 13;
+                x ^= x >> 7;
+                x ^= x << 17;
+                v = static_cast<float>((x >> 11) * 0x1.0p-53 * 2.0 - 1.0);
+            }
+        }
+        return host.data();
+    };
+    for (int g = 1; g <= std::min(visible, 2); ++g)
+        row("multigpu/host/sum/float32/" + N + "/gpus:" + std::to_string(g), n * sizeof(float),
+            [=] { return preduce::cuda::reduce(host_data(), n, preduce::sum, {.gpus = g}); });
+    if (visible < 2) std::fprintf(stderr, "bench_gpu: 1 GPU visible, the 2-GPU multigpu rows are not registered\n");
+}
+
 } // namespace
 
 int main(int argc, char** argv) {
@@ -371,9 +486,11 @@ int main(int argc, char** argv) {
     other_type(double{});
     other_type(std::int32_t{});
     register_ladder();
+    register_multigpu();
     benchmark::Initialize(&argc, argv);
     benchmark::RunSpecifiedBenchmarks();
     benchmark::Shutdown();
     preduce::bench_gpu::release_pools();
+    mgpu::release();
     return 0;
 }

@@ -17,6 +17,8 @@ struct options {
     // cuda: how many GPUs share one reduction: 1 (the current device only), k (the first k
     // visible devices) or 0 (all visible devices). Each GPU reduces a contiguous part and
     // the partial results combine on the host; with options::stream set, only 1 is allowed.
+    // For host (pageable, pinned) and managed data; inputs under 2^20 elements run on the
+    // current GPU alone. Data already on GPUs: preduce::cuda::reduce_parts (reduce.cuh).
     int gpus = 1;
 
     // Floating-point sums: fast (each backend's own order), deterministic (the same bits

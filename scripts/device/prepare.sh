@@ -3,6 +3,8 @@
 # machine runs into build-device/ (executables + the shared libraries it lacks), small
 # enough to travel with the device tool's `carry`. Then, through the device tool:
 #   run(command="scripts/device/run.sh", carry=["build-device"])
+# STAGE="test_multigpu preduce_bench_gpu" stages only the executables named (the whole set
+# is over the carry limit of 64 MiB once every tool is built), e.g. for run.sh multigpu.
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 build=build-gpu
@@ -17,7 +19,8 @@ cmake --build "$build" -- -k 0 || echo "prepare.sh: some targets failed to build
 rm -rf "$stage"
 mkdir -p "$stage/bin" "$stage/lib"
 for exe in tests/test_cuda tests/cuda/test_cuda_device tests/cuda/test_cuda_managed tests/cuda/test_cuda_only tests/cuda/test_cuda_async tests/test_frontend \
-           tests/custom/test_custom_cuda bench/gpu/preduce_bench_gpu tools/preduce/preduce; do
+           tests/custom/test_custom_cuda tests/multigpu/test_multigpu bench/gpu/preduce_bench_gpu tools/preduce/preduce; do
+  if [ -n "${STAGE:-}" ] && ! [[ " $STAGE " == *" $(basename "$exe") "* ]]; then continue; fi
   if [ -x "$build/$exe" ]; then cp "$build/$exe" "$stage/bin/"; else echo "prepare.sh: not staged (not built): $exe" >&2; fi
 done
 # The benchmark and the CLI are never run under compute-sanitizer, so their host symbol
@@ -33,3 +36,7 @@ for exe in "$stage"/bin/*; do
 done | sort -u | grep -vE '/(libc|libm|libdl|librt|libpthread|ld-linux[^/]*|libstdc\+\+|libgcc_s)\.so' |
   while read -r lib; do cp -L "$lib" "$stage/lib/"; done
 du -sh "$stage"
+size_kib=$(du -sk "$stage" | cut -f1)
+if [ "$size_kib" -gt $((64 * 1024)) ]; then
+  echo "prepare.sh: $stage is over the device tool's 64 MiB carry limit; stage fewer executables with STAGE=\"...\"" >&2
+fi

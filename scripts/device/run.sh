@@ -4,6 +4,8 @@
 # benchmark. Full logs go to $OUT; the tables to read are printed last.
 # Narrower runs: TEST_TIMEOUT (s per executable), SANITIZE_TOOLS, SANITIZE_TARGETS,
 # BENCH_FILTER (a --benchmark_filter regex), REPS, MIN_TIME.
+# Mode multigpu (kind nvidia-h200-x2 or larger): the multi-GPU test (plan, one, multi) and
+# the multigpu/ benchmark rows, then a table of them; writes at most 7 files to $OUT.
 set -uo pipefail
 cd "$(dirname "$0")/../.."
 stage=$PWD/build-device
@@ -11,7 +13,7 @@ out=${OUT:-/tmp/preduce-device-out}
 mkdir -p "$out"
 export LD_LIBRARY_PATH="$stage/lib:${LD_LIBRARY_PATH:-}"
 export PREDUCE_TEST_SEED=${PREDUCE_TEST_SEED:-20261129}
-mode=${1:-all}   # all | tests | sanitize | bench | sweep
+mode=${1:-all}   # all | tests | sanitize | bench | sweep | multigpu
 summary=()
 
 nvidia-smi --query-gpu=name,driver_version,memory.total,clocks.sm,clocks.mem --format=csv >"$out/gpu.txt" 2>&1
@@ -34,6 +36,17 @@ if [ "$mode" = all ] || [ "$mode" = tests ]; then
     summary+=("test $t: rc=$(cat "$out/$t.rc"), $(tail -n 2 "$out/$t.log" | tr '\n' ' ')")
   done
 fi
+
+# The multi-GPU test: plan (no GPU), one (GPU 0), multi (every visible GPU; 77 below 2).
+run_multigpu_tests() {
+  for m in plan one multi; do
+    if [ ! -x "$stage/bin/test_multigpu" ]; then summary+=("test_multigpu $m: not staged"); continue; fi
+    timeout "${TEST_TIMEOUT:-400}" "$stage/bin/test_multigpu" "$m" >"$out/multigpu_$m.log" 2>&1
+    rc=$?
+    summary+=("test_multigpu $m: rc=$rc ($([ $rc = 0 ] && echo passed || { [ $rc = 77 ] && echo SKIPPED || echo FAILED; })), $(tail -n 1 "$out/multigpu_$m.log"))")
+  done
+}
+[ "$mode" = all ] || [ "$mode" = tests ] && run_multigpu_tests
 
 if [ "$mode" = all ] || [ "$mode" = sanitize ]; then
   # Cases small enough for the instrumented run; every kernel path (single block, two-pass,
@@ -79,6 +92,18 @@ if [ "$mode" = sweep ]; then
     echo "blocks_per_sm=$b"
     python3 bench/gpu/summary.py "$out/sweep_$b.json" | grep -E '^\| (sum|max) '
   done
+fi
+
+if [ "$mode" = multigpu ]; then
+  { echo; nvidia-smi topo -m; } >>"$out/gpu.txt" 2>&1
+  run_multigpu_tests
+  # 1 GPU vs 2 GPUs, f32 sum of 2^30 per GPU from device parts, plus host data; host clock.
+  bench_start=$SECONDS
+  timeout "${BENCH_TIMEOUT:-240}" "$stage/bin/preduce_bench_gpu" --benchmark_filter='^multigpu/' \
+    --benchmark_repetitions="${REPS:-5}" --benchmark_report_aggregates_only=true --benchmark_min_time="${MIN_TIME:-0.05}" \
+    --benchmark_out="$out/bench_multigpu.json" --benchmark_out_format=json >"$out/bench_multigpu.txt" 2>&1
+  summary+=("bench multigpu rc=$?, $((SECONDS - bench_start)) s")
+  python3 bench/gpu/multigpu_summary.py "$out/bench_multigpu.json" | tee "$out/multigpu_summary.txt"
 fi
 
 printf '%s\n' "${summary[@]}"

@@ -73,11 +73,11 @@ void enqueue_partials(const R& r, source_t<R> data, std::size_t n, std::size_t b
     check_launch("reduce_partials launch");
 }
 
-template <class R>
+template <class R, bool Finish = true>
 void enqueue_finalize(const R& r, const typename R::accumulator_type* partials, std::size_t count,
-                      typename R::result_type* result, cudaStream_t stream) {
+                      output_t<R, Finish>* result, cudaStream_t stream) {
     constexpr int B = tuning::block_threads;
-    reduce_finalize<B, R><<<1, B, 0, stream>>>(r, partials, count, result);
+    reduce_finalize<B, R, Finish><<<1, B, 0, stream>>>(r, partials, count, result);
     check_launch("reduce_finalize launch");
 }
 
@@ -118,14 +118,18 @@ std::size_t workspace_bytes(std::size_t n) {
 // The whole reduction of device-accessible data into *d_result, enqueued on `stream`.
 // The workspace is the caller's when given (at least workspace_bytes<R>(n) bytes), else
 // it comes from preduce's stream-ordered pool and goes back to it on the same stream.
-template <class R>
-void enqueue_reduce(const R& r, source_t<R> data, std::size_t n,
-                    typename R::result_type* d_result, cudaStream_t stream, void* workspace = nullptr,
-                    std::size_t workspace_size = 0) {
+// Finish = false leaves the accumulator instead of the result, and base is the global
+// index of data[0] (both for one part of a multi-GPU reduction).
+template <class R, bool Finish = true>
+void enqueue_reduce(const R& r, source_t<R> data, std::size_t n, output_t<R, Finish>* d_result,
+                    cudaStream_t stream, void* workspace = nullptr, std::size_t workspace_size = 0,
+                    std::size_t base = 0) {
     using A = typename R::accumulator_type;
     constexpr int B = tuning::block_threads;
     if (n <= tuning::single_block_max_elements) {
-        reduce_partials<B, R><<<1, B, 0, stream>>>(r, data, n, 0, nullptr, d_result);
+        // One block: its single partial is the accumulator, or it writes the finished result.
+        if constexpr (Finish) reduce_partials<B, R><<<1, B, 0, stream>>>(r, data, n, base, nullptr, d_result);
+        else reduce_partials<B, R><<<1, B, 0, stream>>>(r, data, n, base, d_result, nullptr);
         check_launch("reduce_partials (single block) launch");
         return;
     }
@@ -143,8 +147,8 @@ void enqueue_reduce(const R& r, source_t<R> data, std::size_t n,
         throw invalid_argument("preduce::cuda::reduce_async: workspace of " + std::to_string(workspace_size) +
                                " bytes, needs workspace_bytes() = " + std::to_string(bytes));
     }
-    enqueue_partials(r, data, n, 0, blocks, static_cast<A*>(workspace), stream);
-    enqueue_finalize(r, static_cast<const A*>(workspace), static_cast<std::size_t>(blocks), d_result, stream);
+    enqueue_partials(r, data, n, base, blocks, static_cast<A*>(workspace), stream);
+    enqueue_finalize<R, Finish>(r, static_cast<const A*>(workspace), static_cast<std::size_t>(blocks), d_result, stream);
 }
 
 } // namespace preduce::cuda::detail

@@ -238,6 +238,21 @@ void enqueue_tree(const R& r, det::value_t<P, typename R::accumulator_type>* v, 
     check_launch("fixed_tree (final) launch");
 }
 
+// Folds each aligned group of tree_group<V> values of v[0, m) into out[g], g < ceil(m /
+// tree_group<V>): one level of enqueue_tree. A group's value is the block tree of that group
+// alone (see the top of this file), so a GPU that holds whole groups of a larger input (its
+// part of a multi-GPU reduction, multi_gpu.cuh) hands on those values and the tree above
+// them runs elsewhere with the same bits. v must start at a group boundary of the whole tree.
+template <precision P, class R>
+void enqueue_groups(const R& r, const det::value_t<P, typename R::accumulator_type>* v, std::size_t m,
+                    det::value_t<P, typename R::accumulator_type>* out, cudaStream_t stream) {
+    using V = det::value_t<P, typename R::accumulator_type>;
+    if (m == 0) return;
+    const std::size_t groups = (m + tree_group<V> - 1) / tree_group<V>;
+    fixed_tree<P, R><<<static_cast<unsigned>(groups), tree_threads, 0, stream>>>(r, v, m, out, nullptr);
+    check_launch("fixed_tree (groups) launch");
+}
+
 // The whole fixed-order reduction of device-accessible src[0, n) (n >= 1) into *d_result.
 template <precision P, class R>
 void enqueue_reduce(const R& r, source_t<R> src, std::size_t n, typename R::result_type* d_result,

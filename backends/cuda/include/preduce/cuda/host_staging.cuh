@@ -148,10 +148,11 @@ std::size_t staged_chunk_elements(const std::array<bool, columns<S>::count>& pag
 
 // Reduces a source of which at least one array is pageable host memory: each chunk leaves
 // its block partials after chunk k-1's, so the finalize folds them in input order.
-template <class R>
+// Finish = false leaves the accumulator; base is the global index of src[0] (multi-GPU parts).
+template <class R, bool Finish = true>
 void enqueue_reduce_from_host(const R& r, source_t<R> src, std::size_t n,
                               const std::array<bool, columns<source_t<R>>::count>& pageable,
-                              typename R::result_type* d_result, cudaStream_t result_stream) {
+                              output_t<R, Finish>* d_result, cudaStream_t result_stream, std::size_t base = 0) {
     using A = typename R::accumulator_type;
     constexpr int B = tuning::block_threads;
     const std::size_t chunk_elements = staged_chunk_elements<source_t<R>>(pageable, 1);
@@ -162,14 +163,36 @@ void enqueue_reduce_from_host(const R& r, source_t<R> src, std::size_t n,
     stage_from_host(
         src, n, pageable, 1, result_stream,
         [&](source_t<R> part, std::size_t len, std::size_t begin, std::size_t k, cudaStream_t s) {
-            enqueue_partials(r, part, len, begin, blocks, partials.as<A>() + k * blocks, s);
+            enqueue_partials(r, part, len, base + begin, blocks, partials.as<A>() + k * blocks, s);
         },
-        [&] { enqueue_finalize(r, partials.as<A>(), chunks * static_cast<std::size_t>(blocks), d_result, result_stream); });
+        [&] {
+            enqueue_finalize<R, Finish>(r, partials.as<A>(), chunks * static_cast<std::size_t>(blocks), d_result,
+                                        result_stream);
+        });
 }
 
-// The fixed order (precision::deterministic, compensated) over such a source: chunks are
-// whole 4096-element blocks, so chunk k's block values are v[k * chunk blocks + ...], and
-// the block tree runs over all of them once every chunk is in.
+// The block values of the fixed order (precision::deterministic, compensated) over such a
+// source into values[0, ceil(n / 4096)): chunks are whole 4096-element blocks, so chunk k's
+// block values are values[k * chunk blocks + ...]. base (a multiple of 4096) is the global
+// index of src[0]. on_joined() enqueues what follows on result_stream, once every chunk is in;
+// values must have been allocated on result_stream (the staging streams start after it).
+template <precision P, class R, class Then>
+void stage_fixed_blocks(const R& r, source_t<R> src, std::size_t n, std::size_t base,
+                        const std::array<bool, columns<source_t<R>>::count>& pageable,
+                        ::preduce::detail::det::value_t<P, typename R::accumulator_type>* values,
+                        cudaStream_t result_stream, Then&& on_joined) {
+    namespace det = ::preduce::detail::det;
+    const std::size_t chunk_blocks = staged_chunk_elements<source_t<R>>(pageable, det::block) / det::block;
+    stage_from_host(
+        src, n, pageable, det::block, result_stream,
+        [&](source_t<R> part, std::size_t len, std::size_t begin, std::size_t k, cudaStream_t s) {
+            fixed::enqueue_blocks<P>(r, part, len, base + begin, values + k * chunk_blocks, s);
+        },
+        on_joined);
+}
+
+// The whole fixed order over such a source: the block values, then the block tree over
+// all of them.
 template <precision P, class R>
 void enqueue_fixed_from_host(const R& r, source_t<R> src, std::size_t n,
                              const std::array<bool, columns<source_t<R>>::count>& pageable,
@@ -177,14 +200,9 @@ void enqueue_fixed_from_host(const R& r, source_t<R> src, std::size_t n,
     namespace det = ::preduce::detail::det;
     using V = det::value_t<P, typename R::accumulator_type>;
     const std::size_t m = det::block_count(n);
-    const std::size_t chunk_blocks = staged_chunk_elements<source_t<R>>(pageable, det::block) / det::block;
     device_buffer values((m + fixed::tree_scratch<V>(m)) * sizeof(V), result_stream);  // ordered as above
-    stage_from_host(
-        src, n, pageable, det::block, result_stream,
-        [&](source_t<R> part, std::size_t len, std::size_t begin, std::size_t k, cudaStream_t s) {
-            fixed::enqueue_blocks<P>(r, part, len, begin, values.as<V>() + k * chunk_blocks, s);
-        },
-        [&] { fixed::enqueue_tree<P>(r, values.as<V>(), m, values.as<V>() + m, d_result, result_stream); });
+    stage_fixed_blocks<P>(r, src, n, 0, pageable, values.as<V>(), result_stream,
+                          [&] { fixed::enqueue_tree<P>(r, values.as<V>(), m, values.as<V>() + m, d_result, result_stream); });
 }
 
 } // namespace preduce::cuda::detail

@@ -5,6 +5,7 @@
 // Partials are written and folded in block order, which non-commutative reducers need.
 #include <cstddef>
 #include <cstring>
+#include <type_traits>
 
 #include "preduce/cuda/block_reduce.cuh"
 #include "preduce/cuda/ordered_fold.cuh"
@@ -30,6 +31,12 @@ __device__ __forceinline__ void store_whole(V* out, const V& v) {
     }
 }
 
+// What a reduction leaves in device memory: the finished result (Finish), or the
+// accumulator itself, for callers that combine several partial reductions on the host
+// (one per GPU, multi_gpu.cuh) and finish once.
+template <class R, bool Finish>
+using output_t = std::conditional_t<Finish, typename R::result_type, typename R::accumulator_type>;
+
 template <int BlockThreads, class R>
 __global__ void __launch_bounds__(BlockThreads)
     reduce_partials(R r, source_t<R> data, std::size_t n, std::size_t base,
@@ -43,11 +50,12 @@ __global__ void __launch_bounds__(BlockThreads)
     }
 }
 
-// One block folds the `count` partials and writes the finished result.
-template <int BlockThreads, class R>
+// One block folds the `count` partials and writes the finished result (or, !Finish, the
+// accumulator).
+template <int BlockThreads, class R, bool Finish = true>
 __global__ void __launch_bounds__(BlockThreads)
     reduce_finalize(R r, const typename R::accumulator_type* __restrict__ partials, std::size_t count,
-                    typename R::result_type* __restrict__ result) {
+                    output_t<R, Finish>* __restrict__ result) {
     auto acc = R::identity();
     if constexpr (is_commutative_v<R>) {
         for (std::size_t i = threadIdx.x; i < count; i += BlockThreads) acc = R::combine(acc, partials[i]);
@@ -56,7 +64,10 @@ __global__ void __launch_bounds__(BlockThreads)
         for (std::size_t i = mine.begin; i < mine.end; ++i) acc = R::combine(acc, partials[i]);
     }
     acc = block_reduce<BlockThreads, R>(acc);
-    if (threadIdx.x == 0) store_whole(result, r.finish(acc));
+    if (threadIdx.x == 0) {
+        if constexpr (Finish) store_whole(result, r.finish(acc));
+        else store_whole(result, acc);
+    }
 }
 
 } // namespace preduce::cuda::detail

@@ -116,4 +116,11 @@ private:
     cudaStream_t s_{};
 };
 
+// One pinned result slot per host thread and type: a result's copy back is then a plain DMA.
+template <class Result>
+Result* result_slot() {
+    thread_local pinned_buffer slot(sizeof(Result) < 256 ? 256 : sizeof(Result));
+    return slot.as<Result>();
+}
+
 } // namespace preduce::cuda::detail
