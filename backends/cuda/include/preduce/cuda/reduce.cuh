@@ -103,6 +103,9 @@ void enqueue_fixed(const R& r, source_t<R> src, std::size_t n, const std::array<
 template <class R>
 void reduce_async(source_t<R> src, std::size_t n, const R& reducer, typename R::result_type* d_result,
                   cudaStream_t stream = cudaStreamPerThread) {
+    // A kernel reading memory it cannot reach ends the CUDA context for the whole process:
+    // refuse pageable (where the GPU cannot read it) and freed inputs before launching.
+    detail::require_device_readable(detail::columns<source_t<R>>::of(src), n, "preduce::cuda::reduce_async");
     detail::enqueue_reduce(reducer, src, n, d_result, stream);
 }
 
@@ -118,6 +121,7 @@ std::size_t workspace_bytes(std::size_t n) {
 template <class R>
 void reduce_async(source_t<R> src, std::size_t n, const R& reducer, typename R::result_type* d_result,
                   void* workspace, std::size_t workspace_size, cudaStream_t stream) {
+    detail::require_device_readable(detail::columns<source_t<R>>::of(src), n, "preduce::cuda::reduce_async");
     detail::enqueue_reduce(reducer, src, n, d_result, stream, workspace, workspace_size);
 }
 
