@@ -42,8 +42,17 @@ struct thread_state<moments_reducer<T>> {
     }
     __device__ __forceinline__ void add(const moments_reducer<T>&, T x, std::size_t) {
         const double d = static_cast<double>(x) - shift;
+        const double sum = s1 + d;
+        if (!(sum - sum == 0.0)) {
+            // A non-finite element, or deviations whose sum leaves double's range (data near
+            // +-DBL_MAX): the shifted sums would make the mean inf or NaN, so this element is
+            // merged on its own (Chan's merge never forms such a sum). Squares that overflow
+            // are fine: s2 = inf is the right m2.
+            merged = ::preduce::detail::merge_moments(merged, A{1.0, static_cast<double>(x), 0.0});
+            return;
+        }
         n += 1.0;
-        s1 += d;
+        s1 = sum;
         s2 = fma(d, d, s2);
     }
     __device__ __forceinline__ void end_tile() {
