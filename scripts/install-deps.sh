@@ -11,6 +11,7 @@ packages=(
   libtrilinos-kokkos-dev               # Kokkos backend (Kokkos 3.4.1, Serial)
   python3-matplotlib                   # bench/plot.py (PNG/SVG plots of the benchmark JSON)
   libopenmpi-dev openmpi-bin           # preduce::mpi and its mpirun tests
+  clang libclang-rt-dev libomp-dev llvm  # scripts/ci/fuzz.sh: libFuzzer (only recommended by clang), OpenMP for clang, llvm-symbolizer
 )
 
 missing=()

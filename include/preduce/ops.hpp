@@ -69,7 +69,6 @@ T exact_threshold(U u, const char* what) {
             throw invalid_argument(std::string("count_if: ") + what +
                                    " is NaN, which compares unequal to everything; use preduce::is_nan()");
     }
-    const T t = static_cast<T>(u);
     // Range check in long double first: converting an out-of-range float to an integer is UB.
     if constexpr (std::is_integral_v<T> && std::is_floating_point_v<U>) {
         const long double lu = u;
@@ -81,7 +80,14 @@ T exact_threshold(U u, const char* what) {
                                    "; pass a threshold of the element type");
         return static_cast<T>(u);
     } else {
-        if (static_cast<U>(t) != u || (std::is_integral_v<U> && std::is_integral_v<T> && ((u < U(0)) != (t < T(0)))))
+        // Compared in long double, which holds every value of these types: converting t
+        // back to U may overflow U (float(UINT64_MAX) is 2^64), and a finite u beyond T's
+        // range (1e300 for float) is refused before it is converted at all.
+        const long double lu = static_cast<long double>(u);
+        const bool in_range = !std::isfinite(lu) || (lu >= static_cast<long double>(std::numeric_limits<T>::lowest()) &&
+                                                     lu <= static_cast<long double>(std::numeric_limits<T>::max()));
+        const T t = in_range ? static_cast<T>(u) : T(0);
+        if (!in_range || static_cast<long double>(t) != lu)
             throw invalid_argument(std::string("count_if: ") + what + " " + std::to_string(u) +
                                    " is not exactly representable as " + type_name<T>() +
                                    "; pass a threshold of the element type (e.g. 0.5f for float data)");

@@ -19,7 +19,8 @@ cmake --build "$build" -- -k 0 || echo "prepare.sh: some targets failed to build
 rm -rf "$stage"
 mkdir -p "$stage/bin" "$stage/lib"
 for exe in tests/test_cuda tests/cuda/test_cuda_device tests/cuda/test_cuda_managed tests/cuda/test_cuda_only tests/cuda/test_cuda_async tests/test_frontend \
-           tests/custom/test_custom_cuda tests/multigpu/test_multigpu bench/gpu/preduce_bench_gpu tools/preduce/preduce; do
+           tests/custom/test_custom_cuda tests/multigpu/test_multigpu tests/reliability/test_reliability_concurrency \
+           tests/reliability/test_reliability_cuda_async bench/gpu/preduce_bench_gpu tools/preduce/preduce; do
   if [ -n "${STAGE:-}" ] && ! [[ " $STAGE " == *" $(basename "$exe") "* ]]; then continue; fi
   if [ -x "$build/$exe" ]; then cp "$build/$exe" "$stage/bin/"; else echo "prepare.sh: not staged (not built): $exe" >&2; fi
 done

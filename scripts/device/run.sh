@@ -27,14 +27,24 @@ if [ "$mode" = all ] || [ "$mode" = tests ]; then
     timeout "${TEST_TIMEOUT:-400}" "$stage/bin/$1" >"$out/$1.log" 2>&1
     echo $? >"$out/$1.rc"
   }
-  for t in test_frontend test_cuda test_cuda_device test_cuda_managed test_cuda_async test_custom_cuda; do
+  for t in test_frontend test_cuda test_cuda_device test_cuda_managed test_cuda_async test_custom_cuda \
+           test_reliability_concurrency; do
     run_test "$t" &
   done
   wait
   run_test test_cuda_only
-  for t in test_frontend test_cuda test_cuda_device test_cuda_managed test_cuda_async test_custom_cuda test_cuda_only; do
+  for t in test_frontend test_cuda test_cuda_device test_cuda_managed test_cuda_async test_custom_cuda \
+           test_reliability_concurrency test_cuda_only; do
+    [ -x "$stage/bin/$t" ] || continue
     summary+=("test $t: rc=$(cat "$out/$t.rc"), $(tail -n 2 "$out/$t.log" | tr '\n' ' ')")
   done
+  # Injected reduce_async failures, one process per scenario; out_of_memory takes the whole GPU, so alone.
+  if [ -x "$stage/bin/test_reliability_cuda_async" ]; then
+    for sc in small_workspace pageable_input freed_input out_of_memory; do
+      timeout "${TEST_TIMEOUT:-400}" "$stage/bin/test_reliability_cuda_async" "$sc" >"$out/reliability_cuda_async_$sc.log" 2>&1
+      summary+=("reliability cuda_async $sc: rc=$?, $(tail -n 2 "$out/reliability_cuda_async_$sc.log" | tr '\n' ' ')")
+    done
+  fi
 fi
 
 # The multi-GPU test: plan (no GPU), one (GPU 0), multi (every visible GPU; 77 below 2).
@@ -60,8 +70,11 @@ if [ "$mode" = all ] || [ "$mode" = sanitize ]; then
     targets=${SANITIZE_TARGETS:-$targets}
     for t in $targets; do
       log="$out/sanitize_${tool}_$t.log"
+      [ -x "$stage/bin/$t" ] || { summary+=("$tool $t: not staged"); continue; }
+      args=("$filter")
+      [ "$t" = test_multigpu ] && args=(multi)   # its argument is a mode: every visible GPU
       timeout "${SANITIZE_TIMEOUT:-110}" compute-sanitizer --tool "$tool" --error-exitcode 99 --print-limit 200 \
-        "$stage/bin/$t" "$filter" >"$log" 2>&1
+        "$stage/bin/$t" "${args[@]}" >"$log" 2>&1
       rc=$?
       summary+=("$tool $t: rc=$rc, $(grep -E 'ERROR SUMMARY|RACECHECK SUMMARY' "$log" | tail -n 1)")
     done

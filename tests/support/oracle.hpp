@@ -52,6 +52,30 @@ T identity() {
         return Max ? std::numeric_limits<T>::lowest() : std::numeric_limits<T>::max();
 }
 
+// sumsq, asum and dot of integers, wrapping like sum: |INT_MIN| is 2^31, squares and
+// products are taken mod 2^bits.
+template <class T>
+T wrapped_sumsq(std::span<const T> x) {
+    using U = std::make_unsigned_t<T>;
+    U s = 0;
+    for (T v : x) s = U(s + U(U(v) * U(v)));
+    return static_cast<T>(s);
+}
+template <class T>
+T wrapped_asum(std::span<const T> x) {
+    using U = std::make_unsigned_t<T>;
+    U s = 0;
+    for (T v : x) s = U(s + (v < T(0) ? U(U(0) - U(v)) : U(v)));
+    return static_cast<T>(s);
+}
+template <class T>
+T wrapped_dot(std::span<const T> x, std::span<const T> y) {
+    using U = std::make_unsigned_t<T>;
+    U s = 0;
+    for (std::size_t i = 0; i < x.size(); ++i) s = U(s + U(U(x[i]) * U(y[i])));
+    return static_cast<T>(s);
+}
+
 template <class T, bool Max>
 arg_result<T> arg_extremum(std::span<const T> x) {
     if (x.empty()) return {identity<T, Max>(), no_index};
@@ -66,6 +90,18 @@ struct float_sum {
     long double exact;   // the exact sum, rounded once to long double (NaN/inf by IEEE rules)
     long double bound;   // |computed - exact| may not exceed this
 };
+
+// The product in long double and the bound for any order of its n - 1 multiplications
+// in precision u (Higham's gamma, as for sums), for data whose partial products neither
+// overflow nor underflow (data.hpp's product_values). Each long double multiplication
+// adds at most 2^-64 relative, hence the last term.
+template <class T>
+float_sum prod_with_bound(std::span<const T> x, long double u) {
+    long double p = 1;
+    for (T v : x) p *= v;
+    const long double k = x.empty() ? 0 : static_cast<long double>(x.size() - 1);
+    return {p, (k * u * (1 + 2 * k * u) + static_cast<long double>(x.size()) * std::ldexp(1.0L, -63)) * std::fabs(p)};
+}
 
 // Higham, Accuracy and Stability, (4.4): any summation order in precision u satisfies
 // |computed - S| <= gamma_{n-1} * sum|x_i|, gamma_k = k u / (1 - k u) = k u (1 + k u + ...).
@@ -134,6 +170,18 @@ moments_ref moments_of(std::span<const T> x) {
     for (T v : x) q += (static_cast<long double>(v) - r.mean) * (static_cast<long double>(v) - r.mean);
     r.variance = q / n;
     return r;
+}
+
+// How far a computed mean and population variance may be from moments_of's: loose
+// enough for Welford's left fold (seq) at n = 2^24, tight enough that a lost, doubled or
+// misplaced partial result shows. The last term covers underflow in each update.
+inline long double mean_tolerance(const moments_ref& r) {
+    const long double n = static_cast<long double>(r.count), u = std::numeric_limits<double>::epsilon() / 2;
+    return 4 * n * u * r.mean_abs + 2 * n * std::numeric_limits<double>::denorm_min();
+}
+inline long double variance_tolerance(const moments_ref& r) {
+    const long double n = static_cast<long double>(r.count), u = std::numeric_limits<double>::epsilon() / 2;
+    return 16 * n * u * r.mean_square + 2 * n * std::numeric_limits<double>::denorm_min();
 }
 
 } // namespace preduce::test::oracle

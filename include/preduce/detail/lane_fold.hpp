@@ -138,6 +138,9 @@ template <class T>
 detail::moments_acc lane_fold(const moments_reducer<T>&, const T* data, std::size_t begin, std::size_t end) {
     constexpr std::size_t block = 4096, L = 16;
     moments_acc acc{0.0, 0.0, 0.0};
+    const auto welford = [&](std::size_t b, std::size_t e) {
+        for (std::size_t k = b; k < e; ++k) acc = merge_moments(acc, {1.0, static_cast<double>(data[k]), 0.0});
+    };
     for (std::size_t b = begin; b < end; b += block) {
         const std::size_t e = end - b < block ? end : b + block;
         double s[L] = {};
@@ -154,7 +157,7 @@ detail::moments_acc lane_fold(const moments_reducer<T>&, const T* data, std::siz
         if (!(mean - mean == 0.0)) {
             // An infinity, a NaN, or a block sum beyond double's range (elements near
             // DBL_MAX): Welford's update, which never forms the sum, decides.
-            for (std::size_t k = b; k < e; ++k) acc = merge_moments(acc, {1.0, static_cast<double>(data[k]), 0.0});
+            welford(b, e);
             continue;
         }
         // Second pass: deviations and their squares. The deviations' sum corrects the
@@ -180,6 +183,13 @@ detail::moments_acc lane_fold(const moments_reducer<T>&, const T* data, std::siz
                 c[j] += c[j + w];
                 q[j] += q[j + w];
             }
+        if (!(q[0] - q[0] == 0.0)) {
+            // Squared deviations beyond double's range (elements ~1e154 apart): the
+            // correction below would form inf - inf, a NaN that the clamp turned into a
+            // variance of 0. Welford's update adds only non-negative terms: m2 is +inf.
+            welford(b, e);
+            continue;
+        }
         const double m2 = q[0] - c[0] * (c[0] / len);
         acc = merge_moments(acc, {len, mean + c[0] / len, m2 > 0.0 ? m2 : 0.0});
     }
