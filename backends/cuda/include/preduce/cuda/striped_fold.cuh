@@ -30,11 +30,15 @@ __device__ __forceinline__ void striped_fold(const R& r, source_t<R> src, std::s
         for (int k = 0; k < K; ++k) v[k] = src[first + static_cast<std::size_t>(k) * BlockThreads];
 #pragma unroll
         for (int k = 0; k < K; ++k) st.add(r, v[k], base + first + static_cast<std::size_t>(k) * BlockThreads);
+        if (st.tile_overflowed()) {  // rare (see thread_state): the tile again, element by element
+            st.redo_tile();
+            for (int k = 0; k < K; ++k) st.add_one(r, v[k], base + first + static_cast<std::size_t>(k) * BlockThreads);
+        }
         st.end_tile();
     }
     // The partial last tile: one block, bounds-checked.
     if (blockIdx.x == full_tiles % gridDim.x)
-        for (std::size_t i = full_tiles * tile + tid; i < n; i += BlockThreads) st.add(r, src[i], base + i);
+        for (std::size_t i = full_tiles * tile + tid; i < n; i += BlockThreads) st.add_one(r, src[i], base + i);
 }
 
 } // namespace preduce::cuda::detail

@@ -71,23 +71,31 @@ __device__ __forceinline__ void vector_fold(const R& r, const typename R::value_
 #pragma unroll
             for (int e = 0; e < V; ++e) st.add(r, v[k].e[e], index + e);
         }
+        if (st.tile_overflowed()) {  // rare (see thread_state): the tile again, element by element
+            st.redo_tile();
+            for (int k = 0; k < VPT; ++k) {
+                const std::size_t index = base + s.head + (first + static_cast<std::size_t>(k) * BlockThreads) * V;
+                for (int e = 0; e < V; ++e) st.add_one(r, v[k].e[e], index + e);
+            }
+        }
         st.end_tile();
     }
 
     // The partial last tile, the head and the tail: one block, bounds-checked, scalar-
-    // vector loads. At most a tile plus 2 * V elements, so it is never the bottleneck.
+    // vector loads. At most a tile plus 2 * V elements, so it is never the bottleneck, and
+    // they take add_one, which needs no per-tile check.
     if (blockIdx.x == full_tiles % gridDim.x) {
         for (std::size_t q = full_tiles * tile_vectors + tid; q < s.vectors; q += BlockThreads) {
             const Vec v = body[q];
             const std::size_t index = base + s.head + q * V;
 #pragma unroll
-            for (int e = 0; e < V; ++e) st.add(r, v.e[e], index + e);
+            for (int e = 0; e < V; ++e) st.add_one(r, v.e[e], index + e);
         }
     }
     if (blockIdx.x == 0) {
-        if (tid < s.head) st.add(r, data[tid], base + tid);
+        if (tid < s.head) st.add_one(r, data[tid], base + tid);
         const std::size_t tail_start = s.head + s.vectors * V;
-        if (tid < s.tail) st.add(r, data[tail_start + tid], base + tail_start + tid);
+        if (tid < s.tail) st.add_one(r, data[tail_start + tid], base + tail_start + tid);
     }
 }
 
