@@ -125,6 +125,9 @@ int run(const settings& s) {
 } // namespace
 
 int main(int argc, char** argv) {
+#if PREDUCE_CLI_MPI
+    const mpi_session mpi(wants_mpi(argc, argv));
+#endif
     try {
         CLI::App app{"Parallel reductions with every preduce backend, side by side: result, rounding error "
                      "against the exact value, median time, GB/s and speed-up over seq.",

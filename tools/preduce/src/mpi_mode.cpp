@@ -8,6 +8,7 @@
 #include <cstdint>
 #include <cstdio>
 #include <cstring>
+#include <stdexcept>
 #include <string>
 #include <type_traits>
 #include <variant>
@@ -212,31 +213,55 @@ int run_ranks(const settings& s, int rank, int ranks) {
 } // namespace
 
 bool secondary_rank() {
-    // Read before MPI_Init (usage errors): the launchers' rank variables.
+    int initialized = 0, finalized = 0;
+    MPI_Initialized(&initialized);
+    MPI_Finalized(&finalized);
+    if (initialized && !finalized) {
+        int rank = 0;
+        MPI_Comm_rank(MPI_COMM_WORLD, &rank);
+        return rank != 0;
+    }
+    // Without MPI running (a plain run under mpirun): the launchers' rank variables.
     for (const char* var : {"OMPI_COMM_WORLD_RANK", "PMI_RANK", "PMIX_RANK"})
         if (const char* v = std::getenv(var)) return std::strcmp(v, "0") != 0;
     return false;
+}
+
+bool wants_mpi(int argc, char** argv) {
+    for (int i = 1; i < argc; ++i)
+        if (std::strcmp(argv[i], "--mpi") == 0) return true;
+    return false;
+}
+
+mpi_session::mpi_session(bool wanted) {
+    int initialized = 0;
+    MPI_Initialized(&initialized);
+    if (wanted && !initialized) {
+        MPI_Init(nullptr, nullptr);
+        ours_ = true;
+    }
+}
+
+mpi_session::~mpi_session() {
+    if (ours_) MPI_Finalize();  // a barrier: rank 0's error line is out before any rank exits
 }
 
 int run_mpi(const settings& s, const std::function<int(const std::string&, int)>& fail) {
     if (s.format == output_format::csv) throw usage_error("--mpi writes table or json, not csv");
     int initialized = 0;
     MPI_Initialized(&initialized);
-    if (!initialized) MPI_Init(nullptr, nullptr);
+    if (!initialized) throw std::logic_error("internal: --mpi without MPI initialized");
     int rank = 0, ranks = 1;
     MPI_Comm_rank(MPI_COMM_WORLD, &rank);
     MPI_Comm_size(MPI_COMM_WORLD, &ranks);
-    int status = 0;
-    // preduce::mpi throws the same exception on every rank; one line is enough.
+    // preduce::mpi throws the same exception on every rank; fail() prints on rank 0 only.
     try {
-        status = run_ranks(s, rank, ranks);
+        return run_ranks(s, rank, ranks);
     } catch (const preduce::invalid_argument& e) {
-        status = rank == 0 ? fail(e.what(), 2) : 2;
+        return fail(e.what(), 2);
     } catch (const std::exception& e) {
-        status = rank == 0 ? fail(e.what(), 1) : 1;
+        return fail(e.what(), 1);
     }
-    MPI_Finalize();
-    return status;
 }
 
 } // namespace preduce_cli

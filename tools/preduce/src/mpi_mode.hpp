@@ -13,6 +13,23 @@ namespace preduce_cli {
 // left to rank 0, which prints the same one).
 bool secondary_rank();
 
+// With --mpi, MPI is initialized before the flags are even checked and finalized on the
+// way out, so that every error is printed by rank 0 before any rank exits: mpirun ends
+// the whole job as soon as one rank exits with a non-zero status.
+class mpi_session {
+public:
+    explicit mpi_session(bool wanted);
+    ~mpi_session();
+    mpi_session(const mpi_session&) = delete;
+    mpi_session& operator=(const mpi_session&) = delete;
+
+private:
+    bool ours_ = false;
+};
+
+// Whether the command line asks for --mpi (before it is parsed).
+bool wants_mpi(int argc, char** argv);
+
 // fail(message, status) prints one error line and returns status.
 int run_mpi(const settings& s, const std::function<int(const std::string&, int)>& fail);
 
