@@ -14,6 +14,7 @@
 #include <type_traits>
 #include <vector>
 
+#include "custom/ops.hpp"
 #include "preduce/cuda/compiled.hpp"
 #include "preduce/cuda/reduce.cuh"
 #include "preduce/detail/deterministic.hpp"
@@ -50,25 +51,8 @@ struct sum_of_squares {
     __host__ __device__ double finish(double a) const { return a; }
 };
 
-// A user operation that is not commutative and says so by saying nothing: it records
-// the index range it has seen and whether every combine joined adjacent ranges, left
-// before right. Any reordering or regrouping that breaks the left fold shows as broken.
-struct in_order {
-    using value_type = float;
-    struct seen {
-        std::uint64_t first, last;
-        int state;  // 0 empty, 1 in order so far, 2 broken
-    };
-    using accumulator_type = seen;
-    __host__ __device__ static seen identity() { return {0, 0, 0}; }
-    __host__ __device__ static seen combine(const seen& a, const seen& b) {
-        if (a.state == 0) return b;
-        if (b.state == 0) return a;
-        const bool ok = a.state == 1 && b.state == 1 && a.last + 1 == b.first;
-        return {a.first, b.last, ok ? 1 : 2};
-    }
-    __host__ __device__ seen lift(float, std::size_t i) const { return {i, i, 1}; }
-};
+// The order-checking user operation of tests/custom/ops.hpp.
+using custom_test::in_order;
 
 // 2x2 matrix product over matrix elements [[s, t], [0, 1]] with s = +-1, t small: every
 // entry of every partial product is an integer below 2^24, so floats are exact and any

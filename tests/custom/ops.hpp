@@ -116,4 +116,24 @@ struct mixed_product {
     }
 };
 
+// A non-commutative operation that checks the order itself: it records the index range it
+// has seen and whether every combine joined adjacent ranges, left before right. Any
+// reordering or regrouping that breaks the left fold shows as state 2 (broken).
+struct in_order {
+    using value_type = float;
+    struct seen {
+        std::uint64_t first, last;
+        int state;  // 0 empty, 1 in order so far, 2 broken
+    };
+    using accumulator_type = seen;
+    PREDUCE_HD static seen identity() { return {0, 0, 0}; }
+    PREDUCE_HD static seen combine(const seen& a, const seen& b) {
+        if (a.state == 0) return b;
+        if (b.state == 0) return a;
+        const bool ok = a.state == 1 && b.state == 1 && a.last + 1 == b.first;
+        return {a.first, b.last, ok ? 1 : 2};
+    }
+    PREDUCE_HD seen lift(float, std::size_t i) const { return {i, i, 1}; }
+};
+
 } // namespace custom_test

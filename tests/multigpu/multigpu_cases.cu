@@ -30,6 +30,7 @@
 #include "preduce/cuda/parts_plan.hpp"
 #include "preduce/cuda/reduce.cuh"
 #include "preduce/detail/deterministic.hpp"
+#include "custom/ops.hpp"
 #include "preduce/preduce.hpp"
 #include "support/data.hpp"
 
@@ -408,24 +409,8 @@ std::vector<std::size_t> edges_of(const std::vector<std::size_t>& lengths) {
     return e;
 }
 
-// A user operation that is not commutative: it records the index range it has seen and
-// whether every combine joined adjacent ranges, left before right.
-struct in_order {
-    using value_type = float;
-    struct seen {
-        std::uint64_t first, last;
-        int state;  // 0 empty, 1 in order so far, 2 broken
-    };
-    using accumulator_type = seen;
-    __host__ __device__ static seen identity() { return {0, 0, 0}; }
-    __host__ __device__ static seen combine(const seen& a, const seen& b) {
-        if (a.state == 0) return b;
-        if (b.state == 0) return a;
-        const bool ok = a.state == 1 && b.state == 1 && a.last + 1 == b.first;
-        return {a.first, b.last, ok ? 1 : 2};
-    }
-    __host__ __device__ seen lift(float, std::size_t i) const { return {i, i, 1}; }
-};
+// The order-checking user operation of tests/custom/ops.hpp.
+using custom_test::in_order;
 
 void expect_in_order(const in_order::seen& s, std::size_t n, const std::string& what) {
     expect(n == 0 ? s.state == 0 : (s.state == 1 && s.first == 0 && s.last == n - 1),

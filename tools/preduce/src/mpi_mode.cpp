@@ -45,32 +45,6 @@ dataset slice(const dataset& d, part p) {
         d);
 }
 
-template <class X>
-std::string number_text(X x) {
-    if constexpr (std::is_floating_point_v<X>) {
-        using U = std::conditional_t<sizeof(X) == 4, std::uint32_t, std::uint64_t>;
-        return fmt::format("{} ({:#0{}x})", x, std::bit_cast<U>(x), 2 + 2 * sizeof(U));
-    } else {
-        return fmt::format("{}", x);
-    }
-}
-template <class X>
-    requires std::is_arithmetic_v<X>
-std::string result_text(X x) {
-    return number_text(x);
-}
-template <class T>
-std::string result_text(const preduce::arg_result<T>& r) {
-    return r.index == preduce::no_index ? std::string("none") : number_text(r.value) + fmt::format(" at {}", r.index);
-}
-template <class T>
-std::string result_text(const preduce::minmax_result<T>& r) {
-    return "min " + number_text(r.min) + ", max " + number_text(r.max);
-}
-std::string result_text(const preduce::moments_result& m) {
-    return fmt::format("count {}, mean {}, variance {}", m.count, m.mean, m.variance());
-}
-
 double median(std::vector<double> v) {
     std::sort(v.begin(), v.end());
     const std::size_t m = v.size() / 2;
@@ -161,7 +135,14 @@ int run_ranks(const settings& s, int rank, int ranks) {
                     const std::string label = preduce::describe(b, opts);
                     const double ratio = g_local > 0 ? g_global / g_local : 0.0;
                     const double gbps = g_global > 0 ? static_cast<double>(bytes) / g_global / 1e9 : 0.0;
-                    tables += fmt::format("\n{}: {}\n", label, result_text(result));
+                    nlohmann::ordered_json bits = nullptr;
+                    if constexpr (std::is_floating_point_v<std::remove_cvref_t<decltype(result)>>)
+                        bits = bits_text(to_result(result).value);
+                    const result_value shown = to_result(result);
+                    std::string cells;
+                    for (const auto& c : result_cells(s.op.shape(), shown)) cells += (cells.empty() ? "" : ", ") + c;
+                    if (!bits.is_null()) cells += " (" + bits.get<std::string>() + ")";
+                    tables += fmt::format("\n{}: {}\n", label, cells);
                     tables += fmt::format("  {:>4}  {:>12}  {:>10}  {:>13}\n", "rank", "elements", "local ms", "allreduce ms");
                     nlohmann::ordered_json per_rank = nlohmann::ordered_json::array();
                     for (int r = 0; r < ranks; ++r) {
@@ -175,9 +156,6 @@ int run_ranks(const settings& s, int rank, int ranks) {
                     }
                     tables += fmt::format("  {:>4}  {:>12}  {:>10}  {:>13}   allreduce/local {:.3f}, {:.1f} GB/s\n", "all",
                                           total, ms(g_local), ms(g_global), ratio, gbps);
-                    nlohmann::ordered_json bits = nullptr;
-                    if constexpr (std::is_floating_point_v<std::remove_cvref_t<decltype(result)>>)
-                        bits = bits_text(to_result(result).value);
                     records.push_back({{"backend", std::string(preduce::name(b))},
                                        {"label", label},
                                        {"op", s.op.label},
@@ -185,7 +163,7 @@ int run_ranks(const settings& s, int rank, int ranks) {
                                        {"n", total},
                                        {"ranks", ranks},
                                        {"precision", std::string(preduce::name(s.precision))},
-                                       {"result", json_result(s.op.shape(), to_result(result))},
+                                       {"result", json_result(s.op.shape(), shown)},
                                        {"bits", bits},
                                        {"local_s", g_local},
                                        {"allreduce_s", g_global},

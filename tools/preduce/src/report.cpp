@@ -39,17 +39,6 @@ std::vector<std::string> result_headers(result_shape shape) {
     return {};
 }
 
-std::vector<std::string> result_cells(result_shape shape, const result_value& r) {
-    switch (shape) {
-    case result_shape::scalar: return {value_text(r)};
-    case result_shape::arg: return {value_text(r), index_text(r)};
-    case result_shape::minmax: return {scalar_text(*r.min), scalar_text(*r.max)};
-    case result_shape::moments:
-        return {fmt::format("{}", r.moments->count), fmt::format("{}", r.moments->mean),
-                fmt::format("{}", r.moments->variance())};
-    }
-    return {};
-}
 
 std::optional<double> gbps(const run_summary& s, const backend_result& r) {
     if (s.bytes == 0 || r.median_s <= 0) return std::nullopt;
@@ -252,6 +241,19 @@ nlohmann::ordered_json json_result(result_shape shape, const result_value& r) {
                 {"sample_variance", json_number(r.moments->sample_variance())}};
     }
     return json_value(r.value);
+}
+
+
+std::vector<std::string> result_cells(result_shape shape, const result_value& r) {
+    switch (shape) {
+    case result_shape::scalar: return {value_text(r)};
+    case result_shape::arg: return {value_text(r), index_text(r)};
+    case result_shape::minmax: return {scalar_text(*r.min), scalar_text(*r.max)};
+    case result_shape::moments:
+        return {fmt::format("{}", r.moments->count), fmt::format("{}", r.moments->mean),
+                fmt::format("{}", r.moments->variance())};
+    }
+    return {};
 }
 
 } // namespace preduce_cli

@@ -2,6 +2,7 @@
 // The three output formats of a run: an aligned table for people, JSON and CSV for
 // scripts. All write to stdout; nothing but the report goes there.
 #include <string>
+#include <vector>
 
 #include <nlohmann/json.hpp>
 
@@ -13,6 +14,9 @@ enum class output_format { table, json, csv };
 
 // `source` says where the data came from, e.g. "read from x.npy (npy)"; the table
 // prints it, JSON and CSV leave it out (the caller knows what it passed).
+// One result as the table's cells (result and index, min and max, or count, mean and variance).
+std::vector<std::string> result_cells(result_shape shape, const result_value& r);
+
 // One result in the JSON shape of the report's "result" (NaN and infinities as strings).
 nlohmann::ordered_json json_result(result_shape shape, const result_value& r);
 
