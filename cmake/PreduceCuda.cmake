@@ -9,13 +9,18 @@ if(NOT CMAKE_CUDA_COMPILER AND NOT DEFINED ENV{CUDACXX} AND EXISTS /usr/local/cu
 endif()
 check_language(CUDA)
 if(CMAKE_CUDA_COMPILER)
-  if(NOT DEFINED CMAKE_CUDA_ARCHITECTURES)
+  # A parent project that builds preduce with add_subdirectory keeps its own choice (or
+  # CMake's default) for every CUDA target, preduce's included.
+  if(PROJECT_IS_TOP_LEVEL AND NOT DEFINED CMAKE_CUDA_ARCHITECTURES)
     set(CMAKE_CUDA_ARCHITECTURES 90 CACHE STRING "GPU architectures of the CUDA backend")
   endif()
   if(NOT DEFINED CMAKE_CUDA_HOST_COMPILER AND CMAKE_CXX_COMPILER_ID STREQUAL "GNU")
     set(CMAKE_CUDA_HOST_COMPILER "${CMAKE_CXX_COMPILER}" CACHE FILEPATH "Host compiler for nvcc")
   endif()
+  include(PreduceCudaStandard)
+  preduce_cuda_std_20_known()  # before enable_language: CMake records the known features then
   enable_language(CUDA)
+  preduce_cuda_std_20_known()  # a parent project may have enabled CUDA before us
   find_package(CUDAToolkit QUIET)
   if(CUDAToolkit_FOUND)
     set(PREDUCE_CUDA_FOUND TRUE)

@@ -1,37 +1,28 @@
-# Finds each backend's toolchain. Result: PREDUCE_HAVE_<X> (0/1) for config.hpp and
-# PREDUCE_BACKENDS, the backend folders to build, always starting with seq.
-set(PREDUCE_BACKENDS seq)
-
-set(PREDUCE_HAVE_OPENMP 0)
-if(NOT PREDUCE_ENABLE_OPENMP_VALUE STREQUAL "OFF")
-  find_package(OpenMP COMPONENTS CXX QUIET)
-  preduce_backend_result(OPENMP "${OpenMP_CXX_FOUND}"
-    "no OpenMP for ${CMAKE_CXX_COMPILER_ID}; g++ has it, clang needs libomp-dev")
-  if(PREDUCE_HAVE_OPENMP)
-    list(APPEND PREDUCE_BACKENDS openmp)
+# Finds each backend's toolchain, in the order of the backend table: backends/<name>/find.cmake
+# (included in this scope, so variables a package's config sets stay visible) sets
+# PREDUCE_FOUND and PREDUCE_HINT (what to install when it is missing). Result:
+# PREDUCE_HAVE_<NAME> (0/1) and PREDUCE_BACKENDS, the backend folders to build (seq first,
+# always), plus what config.hpp.in needs (PREDUCE_HAVE_DEFINES, PREDUCE_BUILT_BACKEND_LIST).
+set(PREDUCE_BACKENDS "")
+set(PREDUCE_HAVE_DEFINES "")
+foreach(b IN LISTS PREDUCE_KNOWN_BACKENDS)
+  if(b STREQUAL "seq")
+    list(APPEND PREDUCE_BACKENDS seq)
+    continue()
   endif()
-endif()
-
-set(PREDUCE_HAVE_KOKKOS 0)
-if(NOT PREDUCE_ENABLE_KOKKOS_VALUE STREQUAL "OFF")
-  include(PreduceKokkos)  # find logic and the fix for Debian's Kokkos include directory
-  preduce_find_kokkos(preduce_kokkos_found)
-  preduce_backend_result(KOKKOS "${preduce_kokkos_found}"
-    "no Kokkos >= ${PREDUCE_KOKKOS_MIN_VERSION}; install libtrilinos-kokkos-dev (Debian) or pass -DKokkos_ROOT=<Kokkos install prefix>")
-  if(PREDUCE_HAVE_KOKKOS)
-    list(APPEND PREDUCE_BACKENDS kokkos)
+  string(TOUPPER "${b}" upper)
+  set(PREDUCE_HAVE_${upper} 0)
+  if(NOT PREDUCE_ENABLE_${upper}_VALUE STREQUAL "OFF")
+    set(PREDUCE_FOUND FALSE)
+    set(PREDUCE_HINT "")
+    include("${PROJECT_SOURCE_DIR}/backends/${b}/find.cmake")
+    preduce_backend_result(${upper} "${PREDUCE_FOUND}" "${PREDUCE_HINT}")
+    if(PREDUCE_HAVE_${upper})
+      list(APPEND PREDUCE_BACKENDS ${b})
+    endif()
   endif()
-endif()
-
-set(PREDUCE_HAVE_CUDA 0)
-if(NOT PREDUCE_ENABLE_CUDA_VALUE STREQUAL "OFF")
-  include(PreduceCuda)  # a macro-free include: enable_language(CUDA) must run in this scope
-  preduce_backend_result(CUDA "${PREDUCE_CUDA_FOUND}"
-    "no CUDA toolkit (nvcc) found; install it or pass -DCMAKE_CUDA_COMPILER=/path/to/nvcc")
-  if(PREDUCE_HAVE_CUDA)
-    list(APPEND PREDUCE_BACKENDS cuda)
-  endif()
-endif()
+  string(APPEND PREDUCE_HAVE_DEFINES "#define PREDUCE_HAVE_${upper} ${PREDUCE_HAVE_${upper}}\n")
+endforeach()
 
 # MPI is a layer over the backends (preduce::mpi, folder mpi/), not a backend itself.
 set(PREDUCE_HAVE_MPI 0)
@@ -39,3 +30,9 @@ if(NOT PREDUCE_ENABLE_MPI_VALUE STREQUAL "OFF")
   find_package(MPI COMPONENTS CXX QUIET)
   preduce_backend_result(MPI "${MPI_CXX_FOUND}" "no MPI found; install libopenmpi-dev openmpi-bin (Debian)")
 endif()
+string(APPEND PREDUCE_HAVE_DEFINES "#define PREDUCE_HAVE_MPI ${PREDUCE_HAVE_MPI}")
+
+set(PREDUCE_BUILT_BACKEND_LIST "")
+foreach(b IN LISTS PREDUCE_BACKENDS)
+  string(APPEND PREDUCE_BUILT_BACKEND_LIST "X(${b}) ")
+endforeach()

@@ -3,7 +3,8 @@
 include(CMakePackageConfigHelpers)
 
 set(PREDUCE_CMAKE_DIR "${CMAKE_INSTALL_LIBDIR}/cmake/preduce")
-set(preduce_targets preduce preduce_headers preduce_residence)
+set(preduce_targets preduce preduce_headers preduce_runtime preduce_host_simd)
+install(DIRECTORY "${PROJECT_SOURCE_DIR}/backends/host_simd/include/" DESTINATION "${CMAKE_INSTALL_INCLUDEDIR}")
 foreach(b IN LISTS PREDUCE_BACKENDS)
   list(APPEND preduce_targets preduce_${b})
   install(DIRECTORY "${PROJECT_SOURCE_DIR}/backends/${b}/include/" DESTINATION "${CMAKE_INSTALL_INCLUDEDIR}")
@@ -28,4 +29,4 @@ configure_package_config_file(cmake/preduceConfig.cmake.in "${PROJECT_BINARY_DIR
 write_basic_package_version_file("${PROJECT_BINARY_DIR}/preduceConfigVersion.cmake"
   COMPATIBILITY SameMinorVersion)
 install(FILES "${PROJECT_BINARY_DIR}/preduceConfig.cmake" "${PROJECT_BINARY_DIR}/preduceConfigVersion.cmake"
-  DESTINATION "${PREDUCE_CMAKE_DIR}")
+  "${PROJECT_SOURCE_DIR}/cmake/PreduceCudaStandard.cmake" DESTINATION "${PREDUCE_CMAKE_DIR}")

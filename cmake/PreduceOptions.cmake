@@ -1,3 +1,7 @@
+# Every option of the build, in one place. The build/install switches default to on when
+# preduce is the top-level project and off under add_subdirectory (PROJECT_IS_TOP_LEVEL),
+# so a parent project gets the libraries and nothing else unless it asks.
+
 # preduce_backend_option(NAME DOC): a tri-state cache option PREDUCE_ENABLE_<NAME>.
 #   AUTO  use it when its dependency is found (default)
 #   ON    configure fails, naming what to install, when it is not
@@ -16,6 +20,33 @@ function(preduce_backend_option name doc)
   endif()
   set(PREDUCE_ENABLE_${name}_VALUE ${value} PARENT_SCOPE)
 endfunction()
+
+# The backends, in order, read from the one table the C++ side expands too
+# (include/preduce/detail/backend_table.hpp). seq is always built; every other backend has
+# a PREDUCE_ENABLE_<NAME> option and its search in backends/<name>/find.cmake.
+set(PREDUCE_KNOWN_BACKENDS "")
+file(READ "${PROJECT_SOURCE_DIR}/include/preduce/detail/backend_table.hpp" _preduce_table)
+string(REGEX MATCHALL "\n *X\\([a-z0-9_]+," _preduce_table_entries "${_preduce_table}")
+foreach(entry IN LISTS _preduce_table_entries)
+  string(REGEX REPLACE "^\n *X\\(([a-z0-9_]+),$" "\\1" b "${entry}")
+  list(APPEND PREDUCE_KNOWN_BACKENDS ${b})
+  if(NOT b STREQUAL "seq")
+    string(TOUPPER "${b}" upper)
+    preduce_backend_option(${upper} "${b} backend")
+  endif()
+endforeach()
+preduce_backend_option(MPI "MPI layer")
+
+option(PREDUCE_BUILD_TESTS "Build the test suite" ${PROJECT_IS_TOP_LEVEL})
+option(PREDUCE_BUILD_BENCH "Build the Google Benchmark suite" ${PROJECT_IS_TOP_LEVEL})
+option(PREDUCE_BUILD_TOOLS "Build the preduce command-line program" ${PROJECT_IS_TOP_LEVEL})
+option(PREDUCE_INSTALL "Generate the install/export rules" ${PROJECT_IS_TOP_LEVEL})
+# libFuzzer targets (clang++): the reduce body against every CPU backend, and the CLI's
+# .npy and text readers (the latter with PREDUCE_BUILD_TOOLS). See fuzz/README.md.
+option(PREDUCE_BUILD_FUZZ "Build the libFuzzer targets (Clang only)" OFF)
+# A comma-separated sanitizer list (e.g. address,undefined) for every target of this
+# build (cmake/PreduceSanitizers.cmake). Empty: no sanitizers.
+set(PREDUCE_SANITIZE "" CACHE STRING "Sanitizers for every target, e.g. address,undefined")
 
 # preduce_backend_result(NAME FOUND HINT): records the outcome of a backend search.
 function(preduce_backend_result name found hint)

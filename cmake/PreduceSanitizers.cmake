@@ -1,5 +1,5 @@
-# PREDUCE_SANITIZE: a comma-separated sanitizer list (e.g. address,undefined) applied to
-# every target of this build. Empty (the default): no sanitizers.
+# PREDUCE_SANITIZE (declared in PreduceOptions.cmake): a comma-separated sanitizer list
+# (e.g. address,undefined) applied to every target of this build. Empty: no sanitizers.
 #
 # Included before any target is created, so directory-wide compile and link options reach
 # every library, test, tool and fuzzer below. -fno-sanitize-recover=all: UBSan's default is
@@ -10,7 +10,6 @@
 #
 # fuzzer-no-link may be listed too (clang): coverage instrumentation for libFuzzer in every
 # target, the fuzzer executables adding -fsanitize=fuzzer themselves (fuzz/CMakeLists.txt).
-set(PREDUCE_SANITIZE "" CACHE STRING "Sanitizers for every target, e.g. address,undefined")
 
 if(PREDUCE_SANITIZE)
   if(NOT CMAKE_CXX_COMPILER_ID MATCHES "GNU|Clang")
@@ -25,7 +24,7 @@ if(PREDUCE_SANITIZE)
   endforeach()
   set(_preduce_sanitize_flags -fsanitize=${PREDUCE_SANITIZE} -fno-omit-frame-pointer -fno-sanitize-recover=all)
   if(CMAKE_CXX_COMPILER_ID STREQUAL "Clang")
-    # Instrumented loops cannot always be vectorised as `omp simd` asks (detail/lane_fold.hpp):
+    # Instrumented loops cannot always be vectorised as `omp simd` asks (host_simd/lane_fold.hpp):
     # clang warns on every one of them, which would bury real warnings.
     list(APPEND _preduce_sanitize_flags -Wno-pass-failed)
   endif()

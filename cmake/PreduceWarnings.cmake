@@ -2,7 +2,7 @@
 # misspelled `#pragma omp` otherwise compiles silently into a serial loop.
 # -ffp-contract=off: GCC's GNU modes fuse a * b + c into an FMA where the target has one
 # (-march=native, say), which would make precision::deterministic's sums of squares and
-# dot products round differently from the GPU's (detail/deterministic.hpp).
+# dot products round differently from the GPU's (detail/fixed_order/order.hpp).
 function(preduce_set_warnings target)
   if(CMAKE_CXX_COMPILER_ID MATCHES "GNU|Clang")
     target_compile_options(${target} PRIVATE

@@ -15,7 +15,7 @@
 #include <thread>
 #include <vector>
 
-#include "preduce/detail/deterministic.hpp"
+#include "preduce/detail/fixed_order/order.hpp"
 #include "preduce/preduce.hpp"
 #include "support/checks.hpp"
 #include "support/data.hpp"
@@ -304,7 +304,7 @@ TEMPLATE_TEST_CASE("deterministic and compensated sums have the same bits on eve
                 CHECK(bits_of(ws) == bits_of(ref(wide_sum)));
                 CHECK(bits_of(d) == bits_of(reduce(backend::seq, x, y, dot, {.precision = p})));
                 check_float_sum<T>(s, x, std::numeric_limits<T>::epsilon() / 2, "fixed-order sum");
-                // The plain one-lane-at-a-time reference of detail/deterministic.hpp (no SIMD,
+                // The plain one-lane-at-a-time reference of detail/fixed_order/order.hpp (no SIMD,
                 // no threads): what the CUDA kernels and the host folds must both reproduce.
                 namespace det = preduce::detail::det;
                 const auto plain = [&](const auto& r, auto src) {

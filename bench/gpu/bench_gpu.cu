@@ -25,7 +25,7 @@
 #include <vector>
 
 #include "gpu_inputs.cuh"
-#include "preduce/cuda/ladder.cuh"
+#include "ladder.cuh"
 #include "preduce/cuda/reduce.cuh"
 #include "preduce/precision.hpp"
 #include "preduce/custom.hpp"
@@ -259,8 +259,8 @@ void register_op(op_kind op, std::size_t n, bool caller_workspace) {
 // host memory (host data in, scalar out, copies included), timed on the host clock.
 void register_ladder() {
     constexpr std::size_t n = std::size_t{1} << 24;
-    using preduce::cuda::ladder::sum_atomic_per_element;
-    using preduce::cuda::ladder::sum_seed_tree;
+    using ladder::sum_atomic_per_element;
+    using ladder::sum_seed_tree;
     const auto rung = [](const char* name, auto enqueue) {
         benchmark::RegisterBenchmark((std::string("ladder/kernel/") + name + "/float32/16777216").c_str(),
                                      [=](benchmark::State& st) {

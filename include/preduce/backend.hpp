@@ -4,15 +4,19 @@
 #include <string_view>
 #include <vector>
 
+#include "preduce/detail/backend_table.hpp"
 #include "preduce/options.hpp"
 
 namespace preduce {
 
-enum class backend { seq, openmp, kokkos, cuda };
+#define PREDUCE_BACKEND_ENUMERATOR(name, needs) name,
+enum class backend { PREDUCE_FOR_EACH_BACKEND(PREDUCE_BACKEND_ENUMERATOR) };
+#undef PREDUCE_BACKEND_ENUMERATOR
 
 // Every backend preduce knows, built or not, in a fixed order.
-inline constexpr std::array<backend, 4> all_backends{backend::seq, backend::openmp, backend::kokkos,
-                                                     backend::cuda};
+#define PREDUCE_BACKEND_VALUE(name, needs) backend::name,
+inline constexpr std::array all_backends{PREDUCE_FOR_EACH_BACKEND(PREDUCE_BACKEND_VALUE)};
+#undef PREDUCE_BACKEND_VALUE
 
 // Short stable name ("seq", "openmp", "kokkos", "cuda"), the one parse_backend() accepts.
 std::string_view name(backend b) noexcept;

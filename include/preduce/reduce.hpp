@@ -12,7 +12,7 @@
 #include <type_traits>
 
 #include "preduce/backend.hpp"
-#include "preduce/detail/dispatch.hpp"
+#include "preduce/detail/route.hpp"
 #include "preduce/detail/resolve.hpp"
 #include "preduce/errors.hpp"
 #include "preduce/ops.hpp"
@@ -48,8 +48,7 @@ result_of_t<std::remove_const_t<T>, Op> reduce(backend b, const T* data, std::si
                   "element types call a backend's header-only template (preduce/<backend>/reduce.hpp)");
     const auto reducer = detail::resolve_reducer<V>(op);
     detail::check_compiled<V, std::remove_cvref_t<decltype(reducer)>>();
-    detail::check_input(data, n, sizeof(V));
-    return detail::project(op, detail::dispatch(b, static_cast<const V*>(data), n, reducer, opts));
+    return detail::project(op, detail::route(b, static_cast<const V*>(data), n, reducer, opts));
 }
 
 // Two inputs of n elements each, element i of the reduction being {x[i], y[i]}.
@@ -60,9 +59,7 @@ result_of_t<zip_value<std::remove_const_t<A>, std::remove_const_t<B>>, Op> reduc
     using V = zip_value<std::remove_const_t<A>, std::remove_const_t<B>>;
     const auto reducer = detail::resolve_reducer<V>(op);
     detail::check_compiled<V, std::remove_cvref_t<decltype(reducer)>>();
-    detail::check_input(x, n, sizeof(A));
-    detail::check_input(y, n, sizeof(B));
-    return detail::project(op, detail::dispatch(b, source_t<decltype(reducer)>{x, y}, n, reducer, opts));
+    return detail::project(op, detail::route(b, source_t<decltype(reducer)>{x, y}, n, reducer, opts));
 }
 
 // Any contiguous range: std::vector, std::array, std::span, C arrays.

@@ -13,12 +13,12 @@ reduce_seconds=${FUZZ_SECONDS:-60}
 cli_seconds=${CLI_FUZZ_SECONDS:-20}
 
 start=$(date +%s)
-# Tools on only for the CLI reader fuzzers (PREDUCE_CLI_FUZZERS); only the fuzz targets
-# are built. fuzzer-no-link: libFuzzer's coverage instrumentation in every target, so the
+# Tools on only for the CLI's readers (preduce_cli_readers, which fuzz/ fuzzes); only the
+# fuzz targets are built. fuzzer-no-link: libFuzzer's coverage instrumentation in every target, so the
 # fuzzer steers by preduce's own branches, not just the fuzz body's.
 cmake -S . -B "$build" -G Ninja \
   -DCMAKE_CXX_COMPILER=clang++ -DCMAKE_BUILD_TYPE=RelWithDebInfo -DCMAKE_CXX_FLAGS_RELWITHDEBINFO="-O1 -g1" \
-  -DPREDUCE_SANITIZE=address,undefined,fuzzer-no-link -DPREDUCE_BUILD_FUZZ=ON -DPREDUCE_CLI_FUZZERS=ON \
+  -DPREDUCE_SANITIZE=address,undefined,fuzzer-no-link -DPREDUCE_BUILD_FUZZ=ON \
   -DPREDUCE_ENABLE_CUDA=OFF -DPREDUCE_ENABLE_MPI=OFF \
   -DPREDUCE_BUILD_TESTS=OFF -DPREDUCE_BUILD_BENCH=OFF -DPREDUCE_BUILD_TOOLS=ON -DPREDUCE_INSTALL=OFF
 cmake --build "$build" -j2 --target preduce_fuzz_reduce preduce_fuzz_npy preduce_fuzz_text
@@ -58,8 +58,8 @@ fuzz() {
 failed=0
 fuzz reduce "$build/fuzz/preduce_fuzz_reduce" "$reduce_seconds" 4096 \
   fuzz/corpus/reduce fuzz/regressions/reduce || failed=1
-fuzz npy "$build/tools/preduce/preduce_fuzz_npy" "$cli_seconds" 4096 fuzz/corpus/npy fuzz/regressions/npy || failed=1
-fuzz text "$build/tools/preduce/preduce_fuzz_text" "$cli_seconds" 4096 fuzz/corpus/text fuzz/regressions/text || failed=1
+fuzz npy "$build/fuzz/preduce_fuzz_npy" "$cli_seconds" 4096 fuzz/corpus/npy fuzz/regressions/npy || failed=1
+fuzz text "$build/fuzz/preduce_fuzz_text" "$cli_seconds" 4096 fuzz/corpus/text fuzz/regressions/text || failed=1
 done_at=$(date +%s)
 echo "fuzz: build $((built - start)) s, fuzzing $((done_at - built)) s"
 exit $failed

@@ -17,7 +17,7 @@
 #include "custom/ops.hpp"
 #include "preduce/cuda/compiled.hpp"
 #include "preduce/cuda/reduce.cuh"
-#include "preduce/detail/deterministic.hpp"
+#include "preduce/detail/fixed_order/order.hpp"
 #include "preduce/errors.hpp"
 #include "preduce/ops.hpp"
 #include "preduce/reducers.hpp"
@@ -260,9 +260,9 @@ void fixed_case(const R& r, preduce::source_t<R> host, preduce::source_t<R> devi
     o.precision = P;
     char label[128];
     std::snprintf(label, sizeof(label), "%s %s device", what, preduce::name(P));
-    EXPECT_AT(same_bits<R>(preduce::cuda::reduce_source(device, n, r, o), want), n, label);
+    EXPECT_AT(same_bits<R>(preduce::cuda::reduce_with(device, n, r, o), want), n, label);
     std::snprintf(label, sizeof(label), "%s %s pageable", what, preduce::name(P));
-    EXPECT_AT(same_bits<R>(preduce::cuda::reduce_source(host, n, r, o), want), n, label);
+    EXPECT_AT(same_bits<R>(preduce::cuda::reduce_with(host, n, r, o), want), n, label);
     if (n == 0) return;
     Result* d_out = nullptr;
     cudaMalloc(&d_out, sizeof(Result));
@@ -287,7 +287,7 @@ void fixed_cases_of(const std::vector<T>& x, const std::vector<T>& y, const T* d
     preduce::options o{};
     o.precision = P;
     EXPECT_AT(same_bits<preduce::dot_reducer<T>>(
-                  preduce::cuda::reduce_source(preduce::zip_source<T, T>{dx, y.data()}, n, dot, o),
+                  preduce::cuda::reduce_with(preduce::zip_source<T, T>{dx, y.data()}, n, dot, o),
                   preduce::detail::det::reduce_serial<P>(dot, preduce::zip_source<T, T>{x.data(), y.data()}, n)),
               n, "dot mixed");
     if constexpr (std::is_same_v<T, float>) {

@@ -17,7 +17,7 @@
 #include <vector>
 
 #include "preduce/preduce.hpp"
-#include "support/compare.hpp"
+#include "oracle/compare.hpp"
 #include "support/data.hpp"
 
 using namespace preduce;
@@ -81,6 +81,9 @@ TEST_CASE("out of device memory is out_of_memory on every path, and the next cal
                     preduce::out_of_memory);                                                   // fixed order
     CHECK_THROWS_AS(reduce(backend::cuda, d, d, v.size(), dot), preduce::out_of_memory);        // two inputs
     CHECK_THROWS_WITH(reduce(backend::cuda, d, v.size(), sum), Catch::Contains("free device memory"));
+    // preduce's failed allocations are reported by the exceptions, not left in the
+    // runtime's last-error slot for the application to find later.
+    CHECK(cudaPeekAtLastError() == cudaSuccess);
     for (void* p : hogs) cudaFree(p);
     // Every path works again, and nothing failed half-way left the stream or device broken.
     CHECK(reduce(backend::cuda, v, sum) == want);
@@ -93,6 +96,37 @@ TEST_CASE("out of device memory is out_of_memory on every path, and the next cal
     CHECK(cudaStreamSynchronize(s) == cudaSuccess);
     CHECK(cudaGetLastError() == cudaSuccess);
     cudaStreamDestroy(s);
+    cudaFree(d);
+}
+
+TEST_CASE("an error the application left pending is still pending after preduce's calls", "[errors]") {
+    std::vector<float> v(100000, 0.25f);
+    float* d = nullptr;
+    REQUIRE(cudaMalloc(reinterpret_cast<void**>(&d), v.size() * sizeof(float)) == cudaSuccess);
+    REQUIRE(cudaMemcpy(d, v.data(), v.size() * sizeof(float), cudaMemcpyHostToDevice) == cudaSuccess);
+    REQUIRE(cudaGetLastError() == cudaSuccess);
+    // The application's own failure, not sticky: an allocation no GPU can satisfy.
+    void* huge = nullptr;
+    REQUIRE(cudaMalloc(&huge, std::size_t{1} << 60) == cudaErrorMemoryAllocation);
+    REQUIRE(cudaPeekAtLastError() == cudaErrorMemoryAllocation);
+    const float want = 0.25f * static_cast<float>(v.size());
+    // Every path of the backend, and the questions the front end asks it.
+    CHECK(is_usable(backend::cuda));
+    CHECK(describe(backend::cuda).find("cuda(") == 0);
+    CHECK(reduce(backend::cuda, v, sum) == want);                                   // host data, staged
+    CHECK(reduce(backend::cuda, d, v.size(), sum) == want);                         // device data, two-pass
+    CHECK(reduce(backend::cuda, d, 1000, max) == 0.25f);                            // device data, one block
+    CHECK(reduce(backend::cuda, d, d, v.size(), dot) == 0.0625f * static_cast<float>(v.size()));
+    CHECK(reduce(backend::cuda, d, v.size(), sum, {.precision = precision::deterministic}) ==
+          reduce(backend::seq, v, sum, {.precision = precision::deterministic}));
+    CHECK(reduce(backend::cuda, v, sum, {.precision = precision::compensated}) == want);
+    // A call preduce refuses (a freed pointer) leaves it alone too.
+    float* freed = nullptr;
+    REQUIRE(cudaMalloc(reinterpret_cast<void**>(&freed), 4096) == cudaSuccess);
+    REQUIRE(cudaFree(freed) == cudaSuccess);
+    CHECK_THROWS_AS(reduce(backend::cuda, freed, 1000, sum), preduce::invalid_argument);
+    CHECK(cudaGetLastError() == cudaErrorMemoryAllocation);  // still the application's, and only now read
+    CHECK(cudaGetLastError() == cudaSuccess);
     cudaFree(d);
 }
 

@@ -6,7 +6,7 @@
 // precision::deterministic / compensated bit for bit against seq and against one GPU.
 //
 // A plain program with three modes, one ctest each:
-//   plan   the host side of the fixed order (parts_plan.hpp) against det::reduce_serial,
+//   plan   the host side of the fixed order (multi_gpu/plan.hpp) against det::reduce_serial,
 //          with the GPUs' share simulated on the host: needs no GPU
 //   one    everything one GPU can run (reduce_parts with all parts on GPU 0, gpus = 0/1,
 //          the bad-argument cases); exit 77 without a GPU
@@ -27,9 +27,9 @@
 #include <type_traits>
 #include <vector>
 
-#include "preduce/cuda/parts_plan.hpp"
+#include "preduce/cuda/multi_gpu/plan.hpp"
 #include "preduce/cuda/reduce.cuh"
-#include "preduce/detail/deterministic.hpp"
+#include "preduce/detail/fixed_order/order.hpp"
 #include "custom/ops.hpp"
 #include "preduce/preduce.hpp"
 #include "support/data.hpp"
@@ -78,7 +78,7 @@ constexpr double unit_roundoff() {
     else return 0x1p-53;
 }
 
-// ---- plan mode: parts_plan.hpp on the host -------------------------------------------------
+// ---- plan mode: multi_gpu/plan.hpp on the host -------------------------------------------------
 
 // A float sum whose lift depends on the element's global position: a straddling block
 // lifted with local instead of global indices gives other bits.
@@ -95,7 +95,8 @@ namespace multi = preduce::cuda::detail::multi;
 namespace det = preduce::detail::det;
 
 // The share each part would compute on its GPU, computed here on the host instead, then
-// assembled: must equal the single-thread fixed order bit for bit.
+// joined as multi_gpu.cuh joins the GPUs' results: must equal the single-thread fixed order
+// bit for bit.
 template <preduce::precision P, class R>
 typename R::result_type simulate(const R& r, const std::vector<float>& x, const std::vector<std::size_t>& lengths,
                                  std::size_t G) {
@@ -103,39 +104,32 @@ typename R::result_type simulate(const R& r, const std::vector<float>& x, const 
     using V = det::value_t<P, A>;
     const std::size_t total = x.size();
     const std::size_t m = det::block_count(total);
-    multi::fixed_assembly<P, A> tree(m, G);
-    multi::straddles<float> gaps(total);
     std::vector<multi::fixed_share> shares;
-    std::vector<std::size_t> offsets;
+    std::vector<multi::fixed_result<A, V>> results;
     std::size_t offset = 0;
     for (std::size_t n : lengths) {
-        offsets.push_back(offset);
-        shares.push_back(n == 0 ? multi::fixed_share{} : multi::fixed_share_of(offset, n, total, G));
-        if (n != 0) {
-            gaps.add_range(shares.back().lead);
-            gaps.add_range(shares.back().trail);
-        }
-        offset += n;
-    }
-    for (std::size_t p = 0; p < lengths.size(); ++p) {
-        if (lengths[p] == 0) continue;
-        const multi::fixed_share& s = shares[p];
+        const multi::fixed_share s = n == 0 ? multi::fixed_share{} : multi::fixed_share_of(offset, n, total, G);
         // whole blocks lie inside the part, whole groups inside those
-        expect(s.blocks.empty() || (s.blocks.begin * det::block >= offsets[p] &&
-                                    std::min(s.blocks.end * det::block, total) <= offsets[p] + lengths[p]),
+        expect(s.blocks.empty() || (s.blocks.begin * det::block >= offset &&
+                                    std::min(s.blocks.end * det::block, total) <= offset + n),
                "whole blocks inside the part");
-        for (std::size_t b = s.blocks.begin; b < s.head_end; ++b) tree.add_block(b, det::block_value<P>(r, x.data(), total, b));
+        multi::fixed_result<A, V> res;
+        for (std::size_t b = s.blocks.begin; b < s.head_end; ++b) res.head.push_back(det::block_value<P>(r, x.data(), total, b));
         for (std::size_t g = s.groups.begin; g < s.groups.end; ++g) {
             std::vector<V> v;
             for (std::size_t b = g * G; b < std::min((g + 1) * G, m); ++b) v.push_back(det::block_value<P>(r, x.data(), total, b));
-            tree.add_group(g, det::block_tree<P, A>(v.data(), v.size(), R::identity()));
+            res.groups.push_back(det::block_tree<P, A>(v.data(), v.size(), R::identity()));
         }
-        for (std::size_t b = s.tail_begin; b < s.blocks.end; ++b) tree.add_block(b, det::block_value<P>(r, x.data(), total, b));
-        for (const multi::range& e : {s.lead, s.trail})
-            for (std::size_t i = e.begin; i < e.end; ++i) *gaps.slot(i) = x[i];
+        for (std::size_t b = s.tail_begin; b < s.blocks.end; ++b) res.tail.push_back(det::block_value<P>(r, x.data(), total, b));
+        for (std::size_t i = s.lead.begin; i < s.lead.end; ++i) res.lead.push_back(r.lift(x[i], i));
+        for (std::size_t i = s.trail.begin; i < s.trail.end; ++i) res.trail.push_back(r.lift(x[i], i));
+        shares.push_back(s);
+        results.push_back(std::move(res));
+        offset += n;
     }
-    for (const auto& [b, e] : gaps.blocks()) tree.add_block(b, multi::straddle_value<P>(r, b, e));
-    return r.finish(det::result<P, A>(tree.finish(R::identity())));
+    V root{};
+    expect(multi::join<P, A>(shares, results, total, G, root), "the parts join into the whole tree");
+    return r.finish(det::result<P, A>(root));
 }
 
 int plan_cases() {

@@ -13,7 +13,7 @@
 #include <vector>
 
 #include "preduce/preduce.hpp"
-#include "support/compare.hpp"
+#include "oracle/compare.hpp"
 #include "support/data.hpp"
 
 using namespace preduce;

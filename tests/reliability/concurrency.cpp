@@ -22,9 +22,9 @@
 #include <vector>
 
 #include "preduce/preduce.hpp"
-#include "support/compare.hpp"
+#include "oracle/compare.hpp"
 #include "support/data.hpp"
-#include "support/oracle.hpp"
+#include "oracle/oracle.hpp"
 
 using namespace preduce;
 using namespace preduce::test;

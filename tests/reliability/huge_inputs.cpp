@@ -8,7 +8,7 @@
 // marked past 2^31 (first prefix) and past 2^32 (whole buffer), each with a later tie that
 // must lose. Then the first 2^31+5 elements are rewritten as floats (the same memory, so
 // the peak stays at 16 GiB) for the fixed-order sums, which must have the same bits on
-// every backend as the plain serial reference of detail/deterministic.hpp.
+// every backend as the plain serial reference of detail/fixed_order/order.hpp.
 #define CATCH_CONFIG_RUNNER
 #include <catch2/catch.hpp>
 
@@ -25,7 +25,7 @@
 #include <thread>
 #include <vector>
 
-#include "preduce/detail/deterministic.hpp"
+#include "preduce/detail/fixed_order/order.hpp"
 #include "preduce/preduce.hpp"
 
 using namespace preduce;

@@ -13,9 +13,9 @@
 #include <vector>
 
 #include "preduce/preduce.hpp"
-#include "support/compare.hpp"
+#include "oracle/compare.hpp"
 #include "support/data.hpp"
-#include "support/oracle.hpp"
+#include "oracle/oracle.hpp"
 #include "support/under_test.hpp"
 
 namespace preduce::test {

@@ -2,6 +2,6 @@
 
 #include <omp.h>
 
-namespace preduce::openmp {
+namespace preduce::openmp::info {
 int default_threads() noexcept { return omp_get_max_threads(); }
-} // namespace preduce::openmp
+} // namespace preduce::openmp::info

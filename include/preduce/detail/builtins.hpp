@@ -50,11 +50,11 @@ PREDUCE_FOR_EACH_BUILTIN_REDUCER(PREDUCE_MARK_COMPILED)
     typename R::result_type run(::preduce::source_t<R> data, std::size_t n, const R& reducer,         \
                                 const ::preduce::options& opts);
 
-// The matching definition: forwards to PREDUCE_BACKEND_NS::reduce_source, the backend's
-// header-only template. A backend's compiled.cpp defines PREDUCE_BACKEND_NS and expands
+// The matching definition: forwards to PREDUCE_BACKEND_NS::reduce_with, the backend's
+// header-only entry (detail/entry.hpp: options, input checks, order). A backend's compiled.cpp defines PREDUCE_BACKEND_NS and expands
 // PREDUCE_FOR_EACH_BUILTIN_REDUCER(PREDUCE_DEFINE_COMPILED_RUN).
 #define PREDUCE_DEFINE_COMPILED_RUN(R)                                                                \
     typename R::result_type run(::preduce::source_t<R> data, std::size_t n, const R& reducer,         \
                                 const ::preduce::options& opts) {                                     \
-        return PREDUCE_BACKEND_NS::reduce_source(data, n, reducer, opts);                             \
+        return PREDUCE_BACKEND_NS::reduce_with(data, n, reducer, opts);                             \
     }

@@ -20,6 +20,7 @@
 // Every rank must make the same sequence of calls with the same op and options.
 #include <mpi.h>
 
+#include <algorithm>
 #include <cstddef>
 #include <cstdint>
 #include <exception>
@@ -29,6 +30,7 @@
 #include <type_traits>
 #include <vector>
 
+#include "preduce/detail/entry.hpp"
 #include "preduce/detail/residence.hpp"
 #include "preduce/mpi/failure.hpp"
 #include "preduce/mpi/partials.hpp"
@@ -38,16 +40,6 @@
 namespace preduce::mpi {
 
 namespace detail {
-
-template <class R>
-void check_source(const source_t<R>& src, std::size_t n) {
-    if constexpr (is_zip_source_v<source_t<R>>) {
-        ::preduce::detail::check_input(src.first, n, sizeof(*src.first));
-        ::preduce::detail::check_input(src.second, n, sizeof(*src.second));
-    } else {
-        ::preduce::detail::check_input(src, n, sizeof(*src));
-    }
-}
 
 // The lifted elements at local positions [i, i + count), read through the driver when the
 // data are in device memory (count < one 4096-element block: a fragment).
@@ -78,14 +70,11 @@ inline int rank_of(MPI_Comm comm) {
 
 template <class A>
 void merge_states(void* in, void* inout, int* len, MPI_Datatype*) {
-    auto* a = static_cast<const split_state<A>*>(in);
     auto* b = static_cast<split_state<A>*>(inout);
-    for (int i = 0; i < *len; ++i) {
-        try {
-            b[i] = *merge(a[i], b[i]);
-        } catch (...) {  // no exception may cross MPI's C frames
-            b[i].failed = 1;
-        }
+    try {
+        append_states(static_cast<const split_state<A>*>(in), b, *len);
+    } catch (...) {  // no exception may cross MPI's C frames
+        for (int i = 0; i < *len; ++i) b[i].failed = 1;
     }
 }
 
@@ -104,7 +93,7 @@ std::optional<typename R::result_type> fixed_order(MPI_Comm comm, backend b, sou
                                "gives the same bits for any number of ranks");
     std::exception_ptr err;
     try {
-        check_source<R>(src, n);
+        ::preduce::detail::check_source(src, n);
     } catch (...) {
         err = std::current_exception();
     }
@@ -119,20 +108,20 @@ std::optional<typename R::result_type> fixed_order(MPI_Comm comm, backend b, sou
 
     std::unique_ptr<split_state<A>> state;
     try {
-        state = local_state<A>(
+        state = det::tree_of_part<precision::deterministic, A>(
             total, first, n,
             [&](std::uint64_t pos, std::uint64_t count, A* out) {
                 lift_local(r, src, static_cast<std::size_t>(pos - first), static_cast<std::size_t>(count), pos, out);
             },
-            [&](std::uint64_t pos, std::uint64_t count) -> A {
-                return ::preduce::detail::dispatch(b, src + static_cast<std::size_t>(pos - first),
-                                                   static_cast<std::size_t>(count), r, opts);
+            [&](std::uint64_t b0, std::uint64_t b1) -> A {  // complete blocks [b0, b1): elements up to the end at most
+                const std::uint64_t from = b0 * det::block;
+                const std::uint64_t to = std::min<std::uint64_t>(b1 * det::block, total);
+                return ::preduce::detail::route(b, src + static_cast<std::size_t>(from - first),
+                                                   static_cast<std::size_t>(to - from), r, opts);
             });
     } catch (...) {
         err = std::current_exception();
-        state = std::make_unique<split_state<A>>();
-        state->total = total;
-        state->first = first;
+        state = det::empty_tree<precision::deterministic, A>(total, first);
         state->last = first + n;
         state->failed = 1;
     }
@@ -150,7 +139,7 @@ std::optional<typename R::result_type> fixed_order(MPI_Comm comm, backend b, sou
     }
     if (root >= 0 && rank != root) return std::nullopt;
     A value{};
-    if (!root_value(*combined, value))
+    if (!det::root_value(*combined, value))
         throw error(std::string(call) + ": the combined fixed-order state is incomplete (internal error)");
     return r.finish(det::result<precision::deterministic, A>(value));
 }
@@ -163,8 +152,8 @@ std::optional<typename R::result_type> combine(MPI_Comm comm, backend b, source_
     std::exception_ptr err;
     typename R::result_type local{};
     try {
-        check_source<R>(src, n);
-        local = ::preduce::detail::dispatch(b, src, n, r, opts);
+        ::preduce::detail::check_source(src, n);
+        local = ::preduce::detail::route(b, src, n, r, opts);
     } catch (...) {
         err = std::current_exception();
     }

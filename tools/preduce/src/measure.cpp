@@ -9,7 +9,7 @@
 #include <type_traits>
 
 #include <fmt/format.h>
-#include <preduce/detail/exact_sum.hpp>
+#include "oracle/exact_sum.hpp"
 
 namespace preduce_cli {
 namespace {
@@ -39,13 +39,13 @@ backend_result measure(preduce::backend b, const run_settings& s, const Call& ca
 // definition), min, max, argmin, argmax and count_if involve no rounding at all, and
 // mean and var have no simple bound to hold them to.
 template <class T>
-std::optional<preduce::detail::exact_sum> exact_reference(const std::vector<T>& x, const std::vector<T>* y,
+std::optional<preduce::test::exact_sum> exact_reference(const std::vector<T>& x, const std::vector<T>* y,
                                                           const operation& op, run_summary& summary) {
     if constexpr (!std::is_floating_point_v<T>) {
         return std::nullopt;
     } else {
         if (!op.is_sum_like()) return std::nullopt;
-        preduce::detail::exact_sum exact;
+        preduce::test::exact_sum exact;
         double sum_abs = 0;
         // a*b exactly: in double for float, as the double product plus fma's exact
         // remainder for double (exact barring underflow and overflow).

@@ -1,16 +1,21 @@
 #pragma once
-// Plain C++ view of the CUDA backend's state, for the front end (no CUDA headers).
+// What the front end asks of every backend (detail/backend_table.hpp), for cuda, in plain
+// C++ (no CUDA headers).
 #include <string>
 
-namespace preduce::cuda {
+#include "preduce/options.hpp"
+
+namespace preduce::cuda::info {
 
 // A usable GPU is visible: the runtime loads and reports at least one device.
-bool device_available() noexcept;
+bool usable() noexcept;
 
-// Why device_available() is false ("no CUDA driver", "no device", ...); empty when true.
-std::string unavailable_reason();
+// Why usable() is false ("no CUDA driver", "no device", ...); empty when true.
+std::string unusable_reason();
 
-// Name of the current device, e.g. "NVIDIA H200"; empty without one.
-std::string device_name();
+// Name of the current device, e.g. "NVIDIA H200"; "no device" without one.
+std::string detail(const options& opts);
 
-} // namespace preduce::cuda
+inline constexpr bool reads_device_memory = true;
+
+} // namespace preduce::cuda::info

@@ -1,8 +1,12 @@
 #pragma once
-// Plain functions about the Kokkos this preduce was built with, for callers that do not
-// include Kokkos (src/backend.cpp's describe(), the CLI, the benchmarks).
+// What the front end asks of every backend (detail/backend_table.hpp), for kokkos, and a
+// few facts about the Kokkos this preduce was built with, in plain C++ for callers that do
+// not include Kokkos (the front end, the CLI, the benchmarks).
+#include <string>
 
-namespace preduce::kokkos {
+#include "preduce/options.hpp"
+
+namespace preduce::kokkos::info {
 
 // Kokkos::DefaultExecutionSpace::name(): "Serial", "OpenMP", "Threads", "Cuda", ...
 const char* execution_space_name() noexcept;
@@ -15,4 +19,11 @@ bool runs_on_host() noexcept;
 // KOKKOS_VERSION of the headers preduce was compiled against, e.g. 30401 or 40500.
 int kokkos_version() noexcept;
 
-} // namespace preduce::kokkos
+inline bool usable() noexcept { return true; }
+inline std::string unusable_reason() { return {}; }
+inline std::string detail(const options&) { return execution_space_name(); }
+// Device pointers are passed on: a device execution space reads them, a host space
+// refuses them itself (it knows which it is).
+inline constexpr bool reads_device_memory = true;
+
+} // namespace preduce::kokkos::info

@@ -25,9 +25,8 @@
 #include <string>
 #include <type_traits>
 
-#include "preduce/detail/deterministic.hpp"
 #include "preduce/detail/entry.hpp"
-#include "preduce/detail/lane_fold.hpp"
+#include "preduce/host_simd/lane_fold.hpp"
 #include "preduce/errors.hpp"
 #include "preduce/kokkos/detail/fixed_order.hpp"
 #include "preduce/kokkos/detail/fold.hpp"
@@ -150,45 +149,20 @@ auto with_staged(zip_source<A, B> src, std::size_t n, Go&& go) {
     return go(zip_source<A, B>{x.get(), y.get()});
 }
 
-// The accumulator of src[0, n): the backend's own order (P == fast) or the fixed order
-// of precision::deterministic / compensated (fixed_order.hpp).
-template <precision P, class R>
-typename R::accumulator_type reduce_accumulator(source_t<R> src, std::size_t n, const R& reducer) {
-    return with_staged(src, n, [&](source_t<R> s) -> typename R::accumulator_type {
-        if constexpr (P == precision::fast) return run<execution_space>(s, n, reducer);
-        else return run_fixed_order<P, execution_space>(s, n, reducer);
-    });
-}
-
 } // namespace detail
 
-// Reduces src[0, n) with reducer on Kokkos::DefaultExecutionSpace. options::threads is
-// not used: Kokkos fixes its thread count at initialization (KOKKOS_NUM_THREADS /
-// OMP_NUM_THREADS, or --kokkos-num-threads when the application initializes it).
-// options::precision: deterministic and compensated run the fixed order of
-// detail/deterministic.hpp for floating-point sums (the bits of seq and openmp), are
-// ignored by the exact operations and refused (invalid_argument) by the others.
-template <class R>
-typename R::result_type reduce_source(source_t<R> src, std::size_t n, const R& reducer, const options& opts = {}) {
-    namespace det = ::preduce::detail::det;
-    precision p = precision::fast;
-    if constexpr (det::takes_fixed_order_v<R>) p = opts.precision;
-    else det::check_precision<R>(opts.precision);
-    if (n == 0) return reducer.finish(R::identity());  // explicit empty path: Kokkos is not even started
-    if constexpr (is_zip_source_v<source_t<R>>) {
-        if (src.first == nullptr || src.second == nullptr)
-            throw invalid_argument("preduce::kokkos::reduce: x or y is null but n > 0");
-    } else if (src == nullptr) {
-        throw invalid_argument("preduce::kokkos::reduce: data is null but n > 0");
-    }
+// Reduces src[0, n) with reducer on Kokkos::DefaultExecutionSpace, in order P (the fast
+// order, or the fixed order of precision::deterministic / compensated, fixed_order.hpp).
+// options::threads is not used: Kokkos fixes its thread count at initialization
+// (KOKKOS_NUM_THREADS / OMP_NUM_THREADS, or --kokkos-num-threads when the application
+// initializes it).
+template <precision P, class R>
+typename R::result_type reduce_source(source_t<R> src, std::size_t n, const R& reducer, const options&) {
     try {
-        if constexpr (det::takes_fixed_order_v<R>) {
-            if (p == precision::deterministic)
-                return reducer.finish(detail::reduce_accumulator<precision::deterministic>(src, n, reducer));
-            if (p == precision::compensated)
-                return reducer.finish(detail::reduce_accumulator<precision::compensated>(src, n, reducer));
-        }
-        return reducer.finish(detail::reduce_accumulator<precision::fast>(src, n, reducer));
+        return detail::with_staged(src, n, [&](source_t<R> s) -> typename R::result_type {
+            if constexpr (P == precision::fast) return reducer.finish(detail::run<execution_space>(s, n, reducer));
+            else return detail::run_fixed_order<P, execution_space>(s, n, reducer);
+        });
     } catch (const error&) {
         throw;
     } catch (const std::bad_alloc& e) {  // Kokkos 4's RawMemoryAllocationFailure is one

@@ -15,9 +15,9 @@
 #include <type_traits>
 #include <vector>
 
-#include "preduce/detail/fixed_order_host.hpp"
+#include "preduce/host_simd/fixed_order_blocks.hpp"
 #include "preduce/detail/entry.hpp"
-#include "preduce/detail/lane_fold.hpp"
+#include "preduce/host_simd/lane_fold.hpp"
 #include "preduce/options.hpp"
 #include "preduce/reducers.hpp"
 
@@ -76,24 +76,15 @@ typename R::result_type fixed_order(const R& reducer, source_t<R> data, std::siz
         const std::size_t b1 = b0 + per < v.size() ? b0 + per : v.size();
         det::host_block_values<P>(reducer, data, n, b0, b1, v.data(), avx2);
     }
-    return reducer.finish(det::result<P, A>(det::block_tree<P, A>(v.data(), v.size(), R::identity())));
+    return det::finish_blocks<P>(reducer, v);
 }
 
+// The backend's own order: chunks across threads, SIMD lanes inside each chunk.
 template <class R>
-typename R::result_type reduce_source(source_t<R> data, std::size_t n, const R& reducer, const options& opts = {}) {
-    namespace det = ::preduce::detail::det;
-    if constexpr (det::takes_fixed_order_v<R>) {
-        if (opts.precision == precision::deterministic)
-            return fixed_order<precision::deterministic>(reducer, data, n, thread_count(opts));
-        if (opts.precision == precision::compensated)
-            return fixed_order<precision::compensated>(reducer, data, n, thread_count(opts));
-    } else {
-        det::check_precision<R>(opts.precision);
-    }
+typename R::result_type fast_order(const R& reducer, source_t<R> data, std::size_t n, int threads) {
     using A = typename R::accumulator_type;
     const std::int64_t chunks =
         static_cast<std::int64_t>((n + tuning::chunk_elements - 1) / tuning::chunk_elements);
-    const int threads = thread_count(opts);
     const bool parallel = n >= tuning::min_parallel_elements && threads > 1;
     const bool avx2 = ::preduce::detail::use_avx2();
     auto chunk = [&](std::int64_t c) {
@@ -130,6 +121,12 @@ typename R::result_type reduce_source(source_t<R> data, std::size_t n, const R& 
         for (std::int64_t c = 0; c < chunks; ++c) acc = R::combine(acc, chunk(c));
     }
     return reducer.finish(acc);
+}
+
+template <precision P, class R>
+typename R::result_type reduce_source(source_t<R> data, std::size_t n, const R& reducer, const options& opts) {
+    if constexpr (P != precision::fast) return fixed_order<P>(reducer, data, n, thread_count(opts));
+    else return fast_order(reducer, data, n, thread_count(opts));
 }
 
 PREDUCE_BACKEND_ENTRY_POINTS

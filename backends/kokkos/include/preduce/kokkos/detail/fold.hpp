@@ -5,7 +5,7 @@
 // runs and for whether the reducer may reorder operands:
 //
 //  - host execution spaces: index c owns a contiguous chunk, folded by
-//    preduce::detail::host_fold (preduce/detail/lane_fold.hpp), the same SIMD-lane fold
+//    preduce::detail::host_fold (preduce/host_simd/lane_fold.hpp), the same SIMD-lane fold
 //    the OpenMP backend runs, with its vectorised count_if, minmax, moments and 4-byte
 //    argmin/argmax; for a non-commutative reducer it is a plain left fold.
 //  - strided_fold: device execution spaces, commutative reducers. Index t reads t, t + S,

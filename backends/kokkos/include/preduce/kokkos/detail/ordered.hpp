@@ -11,7 +11,7 @@
 #include <cstddef>
 #include <cstdint>
 
-#include "preduce/detail/lane_fold.hpp"
+#include "preduce/host_simd/lane_fold.hpp"
 #include "preduce/kokkos/detail/fold.hpp"
 #include "preduce/kokkos/detail/space.hpp"
 #include "preduce/source.hpp"

@@ -1,0 +1,86 @@
+#pragma once
+// The fixed order of preduce/detail/fixed_order/order.hpp on host cores, at memory speed: the 32 lanes
+// of a block are one row of SIMD registers (4 AVX2 registers of floats; 8 with the
+// compensated pairs), compiled twice like the fast folds (lane_fold.hpp) and chosen at run
+// time. Same arithmetic per lane as det::block_value, so the same bits.
+#include <cstddef>
+#include <type_traits>
+#include <vector>
+
+#include "preduce/detail/fixed_order/order.hpp"
+#include "preduce/host_simd/lane_fold.hpp"
+
+namespace preduce::detail::det {
+
+template <precision P, class R>
+void block_values(const R& r, source_t<R> src, std::size_t n, std::size_t b0, std::size_t b1,
+                  value_t<P, typename R::accumulator_type>* out) {
+    using A = typename R::accumulator_type;
+    using V = value_t<P, A>;
+    for (std::size_t b = b0; b < b1; ++b) {
+        const std::size_t first = b * block;
+        if (n - first < block) {  // the short last block
+            out[b] = block_value<P>(r, src, n, b);
+            continue;
+        }
+        V lane[lanes];
+        using W = wide_t<P, A>;
+        if constexpr (P == precision::compensated && !std::is_same_v<W, A>) {
+            // Float data, compensated: the lanes are plain doubles until the lane tree (add()
+            // only ever touches .s there), kept in their own array so that they vectorise.
+            W wide[lanes];
+            for (std::size_t j = 0; j < lanes; ++j) wide[j] = zero<P, A>(R::identity()).s;
+            for (std::size_t i = first; i < first + block; i += lanes) {
+                prefetch_ahead(src, i, lanes * sizeof(typename R::value_type));
+                A row[lanes];
+                PREDUCE_PRAGMA_OMP_SIMD
+                for (std::size_t j = 0; j < lanes; ++j) row[j] = r.lift(src[i + j], i + j);
+                launder_row<R>(row);
+                PREDUCE_PRAGMA_OMP_SIMD
+                for (std::size_t j = 0; j < lanes; ++j) wide[j] = wide[j] + W(row[j]);
+            }
+            for (std::size_t j = 0; j < lanes; ++j) lane[j] = V{wide[j], W(0)};
+        } else {
+            for (std::size_t j = 0; j < lanes; ++j) lane[j] = zero<P, A>(R::identity());
+            for (std::size_t i = first; i < first + block; i += lanes) {
+                A row[lanes];
+                PREDUCE_PRAGMA_OMP_SIMD
+                for (std::size_t j = 0; j < lanes; ++j) row[j] = r.lift(src[i + j], i + j);
+                launder_row<R>(row);
+                PREDUCE_PRAGMA_OMP_SIMD
+                for (std::size_t j = 0; j < lanes; ++j) add<P, A>(lane[j], row[j]);
+            }
+        }
+        for (std::size_t w = lanes / 2; w > 0; w /= 2)
+            for (std::size_t j = 0; j < w; ++j) lane[j] = merge<P, A>(lane[j], lane[j + w]);
+        out[b] = lane[0];
+    }
+}
+
+#if defined(PREDUCE_HOST_AVX2_DISPATCH)
+template <precision P, class R>
+__attribute__((target("avx2"), flatten)) void block_values_avx2(const R& r, source_t<R> src, std::size_t n,
+                                                                std::size_t b0, std::size_t b1,
+                                                                value_t<P, typename R::accumulator_type>* out) {
+    block_values<P>(r, src, n, b0, b1, out);
+}
+#endif
+
+template <precision P, class R>
+void host_block_values(const R& r, source_t<R> src, std::size_t n, std::size_t b0, std::size_t b1,
+                       value_t<P, typename R::accumulator_type>* out, [[maybe_unused]] bool avx2) {
+#if defined(PREDUCE_HOST_AVX2_DISPATCH)
+    if (avx2) return block_values_avx2<P>(r, src, n, b0, b1, out);
+#endif
+    block_values<P>(r, src, n, b0, b1, out);
+}
+
+// The whole order on one host thread.
+template <precision P, class R>
+typename R::result_type reduce_host(const R& r, source_t<R> src, std::size_t n) {
+    std::vector<value_t<P, typename R::accumulator_type>> v(block_count(n));
+    host_block_values<P>(r, src, n, 0, v.size(), v.data(), use_avx2());
+    return finish_blocks<P>(r, v);
+}
+
+} // namespace preduce::detail::det

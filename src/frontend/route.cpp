@@ -1,0 +1,95 @@
+// reduce(backend, ...) of the front end: from the backend value to that backend's compiled
+// library. What is checked here is what only the front end knows: whether the backend is
+// built and usable here, and whether it can read the memory it is given. Options, input
+// arrays, empty inputs and the evaluation order are the backends' shared entry
+// (detail/entry.hpp). Expanded from the list of built backends: no backend is named here.
+#include "preduce/detail/route.hpp"
+
+#include <algorithm>
+#include <cctype>
+#include <new>
+#include <string>
+
+#include "built_backends.hpp"
+#include "preduce/config.hpp"
+#include "preduce/detail/residence.hpp"
+#include "preduce/errors.hpp"
+
+namespace preduce::detail {
+
+namespace {
+
+[[noreturn]] void throw_not_built(backend b) {
+    if (std::find(all_backends.begin(), all_backends.end(), b) == all_backends.end())
+        throw invalid_argument("backend value " + std::to_string(static_cast<int>(b)) + " is not a preduce::backend");
+    const std::string n(name(b));
+    std::string upper = n;
+    std::transform(upper.begin(), upper.end(), upper.begin(),
+                   [](unsigned char c) { return static_cast<char>(std::toupper(c)); });
+    std::string needs;
+    switch (b) {
+#define PREDUCE_NEEDS_CASE(id, what) \
+    case backend::id: needs = what; break;
+        PREDUCE_FOR_EACH_BACKEND(PREDUCE_NEEDS_CASE)
+#undef PREDUCE_NEEDS_CASE
+    }
+    throw backend_unavailable("backend '" + n + "' is not built into this preduce; reconfigure with -DPREDUCE_ENABLE_" +
+                              upper + "=ON, which needs " + needs);
+}
+
+void require_usable(backend b, bool usable, std::string (*reason)()) {
+    if (!usable)
+        throw backend_unavailable("backend '" + std::string(name(b)) + "' is built but cannot run here: " + reason() +
+                                  "; pick another backend");
+}
+
+// A backend that cannot read GPU device memory would crash on it: refused here, before any
+// work. One driver query per array (residence.hpp).
+void refuse_device_memory(backend b, const void* data, std::size_t n) {
+    if (n != 0 && locate(data) == memory_kind::device)
+        throw invalid_argument("preduce::reduce: data is GPU device memory, which the '" + std::string(name(b)) +
+                               "' backend cannot read; use backend::cuda or copy it to the host");
+}
+
+template <class S>
+void refuse_device_source(backend b, const S& data, std::size_t n) {
+    if constexpr (is_zip_source_v<S>) {
+        refuse_device_memory(b, data.first, n);
+        refuse_device_memory(b, data.second, n);
+    } else {
+        refuse_device_memory(b, data, n);
+    }
+}
+
+template <class R>
+typename R::result_type route_to(backend b, source_t<R> data, std::size_t n, const R& reducer, const options& opts) {
+    // Host backends allocate workspace in proportion to n (the fixed order's block values);
+    // running out of host memory is reported like running out of GPU memory.
+    try {
+        switch (b) {
+#define PREDUCE_ROUTE_CASE(id)                                                                  \
+    case backend::id:                                                                           \
+        require_usable(b, id::info::usable(), &id::info::unusable_reason);                      \
+        if constexpr (!id::info::reads_device_memory) refuse_device_source(b, data, n);        \
+        return id::compiled::run(data, n, reducer, opts);
+            PREDUCE_FOR_EACH_BUILT_BACKEND(PREDUCE_ROUTE_CASE)
+#undef PREDUCE_ROUTE_CASE
+        default: break;
+        }
+    } catch (const std::bad_alloc&) {
+        throw out_of_memory("preduce::reduce(" + std::string(name(b)) + "): out of host memory for the workspace of " +
+                            std::to_string(n) + " elements; free memory or reduce a smaller input");
+    }
+    throw_not_built(b);
+}
+
+} // namespace
+
+#define PREDUCE_DEFINE_ROUTE(R)                                                                    \
+    typename R::result_type route(backend b, source_t<R> data, std::size_t n, const R& reducer,    \
+                                     const options& opts) {                                           \
+        return route_to<R>(b, data, n, reducer, opts);                                                   \
+    }
+PREDUCE_FOR_EACH_BUILTIN_REDUCER(PREDUCE_DEFINE_ROUTE)
+
+} // namespace preduce::detail
