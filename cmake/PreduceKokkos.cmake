@@ -4,8 +4,8 @@
 #
 #   preduce_find_kokkos(<found-var>)
 #       find_package(Kokkos CONFIG) (any version >= 3.4: Debian's 3.4.1, a user's 4.x or 5.x
-#       through -DKokkos_ROOT=...), then preduce_kokkos_fix_include_dirs(). A macro, so the
-#       variables Kokkos' config sets (Kokkos_VERSION, Kokkos_DEVICES, ...) stay visible.
+#       through -DKokkos_ROOT=...), then preduce_kokkos_fix_include_dirs(). A function: it
+#       hands back only the variables the build reads (Kokkos_VERSION, Kokkos_DEVICES, ...).
 #
 #   preduce_kokkos_fix_include_dirs()
 #       Debian's libtrilinos-kokkos-dev (a TriBITS-generated config) creates Kokkos::kokkos
@@ -93,13 +93,14 @@ function(preduce_kokkos_fix_include_dirs)
   endif()
 endfunction()
 
-macro(preduce_find_kokkos found_var)
-  set(${found_var} FALSE)
-  # Kokkos' config (3.x and 4.x alike) forces CMAKE_CXX_EXTENSIONS OFF into the cache, with
-  # a warning, unless the project already chose OFF. preduce is ISO C++ anyway: choose it.
-  if(NOT DEFINED CMAKE_CXX_EXTENSIONS)
-    set(CMAKE_CXX_EXTENSIONS OFF)
-  endif()
+function(preduce_find_kokkos found_var)
+  set(${found_var} FALSE PARENT_SCOPE)
+  # Kokkos' config (3.x and 4.x alike) forces CMAKE_CXX_EXTENSIONS OFF into the cache, for
+  # every project of the build, with a warning, unless the variable is already OFF. Here it
+  # is OFF for the search only, in this function's scope: neither preduce's directory nor a
+  # parent project's sees it, and the cache is left alone. preduce's own targets are ISO C++
+  # through their CXX_EXTENSIONS property (preduce_set_warnings).
+  set(CMAKE_CXX_EXTENSIONS OFF)
   # No version in the call: Kokkos' version files accept only the same major version, and
   # 3.4 .. 5.x must all be found. The minimum is checked below instead.
   find_package(Kokkos CONFIG QUIET)
@@ -108,8 +109,13 @@ macro(preduce_find_kokkos found_var)
       message(STATUS "preduce: Kokkos ${Kokkos_VERSION} at ${Kokkos_DIR} is older than ${PREDUCE_KOKKOS_MIN_VERSION}")
     else()
       preduce_kokkos_fix_include_dirs()
-      set(${found_var} TRUE)
+      set(${found_var} TRUE PARENT_SCOPE)
       message(STATUS "preduce: Kokkos ${Kokkos_VERSION} (${Kokkos_DEVICES}) at ${Kokkos_DIR}")
     endif()
   endif()
-endmacro()
+  # What the rest of the build reads of Kokkos' config (the imported targets are visible
+  # anyway: a function does not make a directory scope).
+  foreach(v Kokkos_FOUND Kokkos_VERSION Kokkos_DEVICES Kokkos_ENABLE_CUDA Kokkos_INCLUDE_DIRS)
+    set(${v} "${${v}}" PARENT_SCOPE)
+  endforeach()
+endfunction()

@@ -196,9 +196,10 @@ TEMPLATE_TEST_CASE("moments: constant data have variance 0 and a large offset do
 }
 
 TEST_CASE("moments: squared deviations beyond double's range give variance +inf and a finite mean", "[moments]") {
-    // Found by the fuzzer: the host block fold (detail/lane_fold.hpp) corrected the two-pass
-    // variance with inf - inf and clamped the NaN to 0, and a deviation beyond double's
-    // range made the mean infinite.
+    // Data whose squared deviations overflow double: a two-pass block fold that corrects the
+    // variance with their sum would form inf - inf and, clamping that NaN, report 0 (the
+    // host fold, preduce/host_simd/lane_fold.hpp, falls back to Welford's update instead);
+    // and a deviation beyond double's range must not make the mean infinite.
     const double big = 4.26e257, top = std::numeric_limits<double>::max();
     for (std::size_t n : {12u, 4097u, 70001u}) {
         std::vector<double> v(n, 1.5);
@@ -257,8 +258,9 @@ TEST_CASE("bad input is an exception and not a crash", "[errors]") {
     CHECK_THROWS_AS(run(v, count_if(in_range(2.0f, 1.0f))), preduce::invalid_argument);
     CHECK_THROWS_AS(run(iv, count_if(greater(std::uint64_t{1} << 40))), preduce::invalid_argument);
     // Integer thresholds beyond float's integers: float(UINT64_MAX) rounds to 2^64, one past
-    // uint64's range, so converting it back to check it was UB (found by the fuzzer, flagged
-    // by UBSan in scripts/ci/sanitize.sh); a double beyond float's range likewise.
+    // uint64's range, so converting it back to check it would be UB (UBSan's float-cast-
+    // overflow check in scripts/ci/sanitize.sh reports it); a double beyond float's range
+    // likewise.
     CHECK_THROWS_AS(run(v, count_if(greater(std::numeric_limits<std::uint64_t>::max()))), preduce::invalid_argument);
     CHECK_THROWS_AS(run(v, count_if(less(std::numeric_limits<std::int64_t>::max()))), preduce::invalid_argument);
     CHECK_THROWS_AS(run(v, count_if(less(1e300))), preduce::invalid_argument);

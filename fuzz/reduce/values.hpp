@@ -32,8 +32,9 @@ inline std::uint64_t hash_bytes(std::span<const std::uint8_t> b) {
     return h;
 }
 
-// DESIGN.md's nasty values: NaN (quiet, negative, signalling, with payload), infinities,
-// signed zeros, denormals, extremes; for integers INT_MIN/MAX and their neighbours.
+// The values the shared semantics single out (README.md's table): NaN (quiet, negative,
+// signalling, with payload), infinities, signed zeros, denormals, extremes; for integers
+// INT_MIN/MAX and their neighbours.
 template <class T>
 std::vector<T> special_values() {
     using L = std::numeric_limits<T>;

@@ -142,7 +142,8 @@ struct extremum_reducer<T, Max> {
     static constexpr K nan_key = Max ? ~K(0) : K(0);
 
     // Branch-free: a branch on the sign mispredicts half the time on mixed-sign data.
-    // Negative: all bits flipped; positive: sign bit set. Same key as before.
+    // Negative: all bits flipped; positive: sign bit set (the usual order-preserving key
+    // of IEEE floats).
     PREDUCE_HD static constexpr K key(T x) noexcept {
         const K bits = std::bit_cast<K>(x);
         const K neg = static_cast<K>(static_cast<std::make_signed_t<K>>(bits) >> (8 * sizeof(K) - 1));

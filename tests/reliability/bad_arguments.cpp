@@ -153,8 +153,8 @@ TEST_CASE("options out of range are invalid_argument naming the option, on every
     const auto v = random_values<float>(100003, 7);  // past openmp's parallel threshold
     for (backend b : available_backends()) {
         INFO("backend " << name(b));
-        // 4096 is the most threads the front end accepts; far more threads than that made
-        // libgomp crash (SIGSEGV at 100000) or exit the process (INT_MAX).
+        // 4096 is the most threads the front end accepts; asked for far more, libgomp
+        // crashes (SIGSEGV at 100000) or exits the process (INT_MAX).
         for (int threads : {-1, -100, INT_MIN, 4097, 100000, INT_MAX}) {
             INFO("threads " << threads);
             expect_error<preduce::invalid_argument>([&] { (void)reduce(b, v, sum, {.threads = threads}); },
@@ -167,8 +167,9 @@ TEST_CASE("options out of range are invalid_argument naming the option, on every
             INFO("gpus " << gpus);
             expect_error<preduce::invalid_argument>([&] { (void)reduce(b, v, sum, {.gpus = gpus}); }, "options::gpus");
         }
-        // An out-of-range precision used to run as fast without a word (sum) or to blame
-        // "precision::unknown" for refusing moments.
+        // An out-of-range precision is refused as such, by every op: it must neither run as
+        // fast without a word (sum) nor be reported as "precision::unknown" by an op that
+        // refuses non-fast precisions (mean).
         for (int p : {3, 255, -1}) {
             INFO("precision " << p);
             const options o{.precision = static_cast<precision>(p)};

@@ -1,7 +1,7 @@
 // 2^31+5 and 2^32+7 elements on the CPU backends (ctest label `large`: 16 GiB of host
-// memory, about two minutes on 2 cores). Sizes and indices are 64-bit all the way through:
-// a 32-bit count, index or chunk number anywhere (a lane's counter, an iteration count, a
-// block index) shows as a wrong sum, count or argmin/argmax index here.
+// memory, about two minutes on a 2-core x86 machine). Sizes and indices are 64-bit all the
+// way through: a 32-bit count, index or chunk number anywhere (a lane's counter, an
+// iteration count, a block index) shows as a wrong sum, count or argmin/argmax index here.
 //
 // One buffer of 2^32+7 int32 (16 GiB) is filled once with a pattern whose sum and counts
 // have closed forms, and every backend reduces two prefixes of it; the extremes are
@@ -53,8 +53,9 @@ std::uint64_t pattern_positive(std::size_t n) {
 }
 
 // The 16 GiB buffer, allocated once for the whole run (malloc creates the objects the int32
-// and then the float phase write). Filling it is mostly page faults: 25-75 s here, more
-// than all the reductions; MADV_HUGEPAGE made it slower still (direct compaction).
+// and then the float phase write). Filling it is mostly page faults: 25-75 s on a 2-core
+// x86 machine, more than all the reductions, and slower still with MADV_HUGEPAGE (direct
+// compaction).
 void* allocated = nullptr;
 void* buffer() {
     if (allocated == nullptr) allocated = std::malloc(buffer_bytes);

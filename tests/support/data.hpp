@@ -1,6 +1,7 @@
 #pragma once
 // Test inputs: fresh random data (a new seed per process unless PREDUCE_TEST_SEED is
-// set, printed on failure), plus the nasty values of DESIGN.md.
+// set, printed on failure), plus the values the shared semantics single out (README.md's
+// table: NaN, infinities, signed zeros, denormals, extremes).
 #include <cmath>
 #include <cstdint>
 #include <cstdlib>

@@ -37,8 +37,8 @@ auto run_op(const Op& op, Run&& run) {
 }
 
 // More threads than this is a mistake, not a tuning choice (no machine has that many
-// hardware threads), and libgomp does not fail politely: 100000 threads crashed with
-// SIGSEGV and INT_MAX exited the process from inside the runtime.
+// hardware threads), and libgomp does not fail politely: asked for 100000 threads it
+// crashes with SIGSEGV, and for INT_MAX it exits the process from inside the runtime.
 inline constexpr int max_threads = 4096;
 
 // Options are checked whatever the backend, so a bad value is caught before it reaches the

@@ -27,15 +27,17 @@ Input:
   Without --input, --n values of --type (default f32) are generated from --seed:
   floats uniform in [-1, 1) (never 0), signed integers in [-100, 100], unsigned
   in [0, 100]; dot's second input from --seed + 1. With --input the format is
-  --format-in, or else: a .npy extension means npy, otherwise --type means raw
-  little-endian values, otherwise text. --input2 (dot only, and then required
-  with --input) is read by the same rules; the two must hold the same type and
-  the same number of values.
+  --format-in, or else the file name's extension (any case): .npy means npy,
+  .txt and .csv mean text, any other name means raw (and needs --type).
+  --input2 (dot only, and then required with --input) is read by the same rules;
+  the two must hold the same type and the same number of values.
   npy:  NumPy format 1.0/2.0/3.0, dtypes <i4 <u4 <i8 <u8 <f4 <f8 (and |i1 |u1 |b1,
         widened to 32 bits), any shape read in C order; --type must match if given.
-  raw:  nothing but elements of --type; the size must be a multiple of it.
-  text: one number per line, blank lines ignored; int64 if every line is an
-        integer, else float64, unless --type says otherwise.
+  raw:  little-endian elements of --type and nothing else; the size must be a
+        multiple of the element size.
+  text: one number per line (a .csv holds one column), blank lines ignored;
+        parsed as --type when given, else int64 if every line is an integer and
+        float64 otherwise.
   An empty file is an error; an empty array (npy shape (0,), or --n 0) is not:
   sums give 0, argmin/argmax give index "none", mean and var give nan, minmax
   gives the identities (min +inf or the type's max, max -inf or its lowest).
@@ -89,6 +91,7 @@ Examples:
   preduce --op argmax --type f64 --n 1000000 --format json
   preduce --input data.npy --op count_if --pred in_range:0:10 --backend openmp
   preduce --input values.bin --type i32 --op wide_sum
+  preduce --input values.txt --type f32        # text, each line parsed as float32
   preduce --op minmax --type i64 --n 1000000
   preduce --input x.npy --input2 y.npy --op dot
   preduce --op sum --precision deterministic   # the same bits on every backend
@@ -160,7 +163,9 @@ void define_flags(CLI::App& app, flags& f) {
     app.add_option("--format-in", f.format_in, "Input format, instead of guessing from the name")
         ->type_name("npy|raw|text")
         ->needs(input);
-    app.add_option("-t,--type", f.type, "Element type: generated data, raw files, text files (default f32 when generating)")
+    app.add_option("-t,--type", f.type,
+                   "Element type: of generated data (default f32), of raw files (required), of the numbers in "
+                   "text files")
         ->type_name("i32|u32|i64|u64|f32|f64");
     app.add_option("-n,--n", f.n, "Number of generated values (default 2^24)")->type_name("N")->excludes(input);
     app.add_option("--seed", f.seed, "Seed of the generated values (default 42)")->type_name("S")->excludes(input);

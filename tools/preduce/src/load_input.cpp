@@ -24,14 +24,19 @@ const char* format_name(input_format f) {
     return "?";
 }
 
+input_format format_from_name(const std::string& path) {
+    std::string ext = std::filesystem::path(path).extension().string();
+    for (char& c : ext)
+        if (c >= 'A' && c <= 'Z') c = static_cast<char>(c - 'A' + 'a');
+    if (ext == ".npy") return input_format::npy;
+    if (ext == ".txt" || ext == ".csv") return input_format::text;
+    return input_format::raw;
+}
+
 loaded_input load_input(const std::string& path, input_format format, std::optional<element_type> type) {
     namespace fs = std::filesystem;
-    if (format == input_format::automatic) {
-        const bool npy_name = fs::path(path).extension() == ".npy";
-        format = npy_name ? input_format::npy : type ? input_format::raw : input_format::text;
-    }
-    if (format == input_format::raw && !type)
-        throw input_error("raw input needs --type (i32, u32, i64, u64, f32 or f64) to know what the bytes are");
+    const bool guessed = format == input_format::automatic;
+    if (guessed) format = format_from_name(path);
 
     std::error_code ec;
     const auto st = fs::status(path, ec);
@@ -42,6 +47,10 @@ loaded_input load_input(const std::string& path, input_format format, std::optio
     if (ec) throw input_error(path + ": cannot read its size: " + ec.message());
     std::ifstream in(path, std::ios::binary);
     if (!in) throw input_error(path + ": cannot open the file (permissions?)");
+    // Checked after the file itself, so a missing or special file is named as such.
+    if (format == input_format::raw && !type)
+        throw input_error(path + ": raw input needs --type (i32, u32, i64, u64, f32 or f64) to know what the bytes are" +
+                          (guessed ? "; a name ending in .txt or .csv (or --format-in text) reads text" : ""));
 
     switch (format) {
     case input_format::npy: {

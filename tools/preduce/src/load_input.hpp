@@ -9,9 +9,14 @@
 
 namespace preduce_cli {
 
-// automatic: a .npy extension means npy; otherwise --type means raw, and without
-// --type the file is text. An explicit --format-in always wins.
+// automatic: the format follows the file name's extension (format_from_name). An
+// explicit --format-in always wins.
 enum class input_format { automatic, npy, raw, text };
+
+// .npy means npy; .txt and .csv mean text (parsed as --type when given, else int64 or
+// float64 by what the lines hold); any other name means raw binary, which needs --type.
+// The extension is compared without regard to case. Never returns automatic.
+input_format format_from_name(const std::string& path);
 
 struct loaded_input {
     dataset data;

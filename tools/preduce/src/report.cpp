@@ -178,7 +178,8 @@ std::string csv_cell(const std::string& v) {
 }
 
 void print_csv(const run_summary& s) {
-    // New columns go at the end, so that scripts reading the old ones by position still work.
+    // Columns are only ever added at the end, so that scripts reading them by position
+    // keep working.
     fmt::print("backend,label,op,pred,type,n,result,index,time_s,gbps,speedup,error,error_bound,"
                "min,max,count,mean,variance,precision,bits,bit_identical\n");
     const result_shape shape = s.op.shape();

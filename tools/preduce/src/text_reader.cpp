@@ -31,8 +31,18 @@ void for_each_value_line(std::string_view text, F&& f) {
     }
 }
 
+// The first 40 bytes of a line, quoted, with control bytes written as \xNN: the message
+// travels through std::exception::what(), which would end at a NUL byte.
 std::string quoted(std::string_view s) {
-    return "'" + (s.size() <= 40 ? std::string(s) : std::string(s.substr(0, 40)) + "...") + "'";
+    constexpr std::size_t shown = 40;
+    constexpr char hex[] = "0123456789abcdef";
+    std::string out = "'";
+    for (const char ch : s.substr(0, shown)) {
+        const auto c = static_cast<unsigned char>(ch);
+        if (c < 0x20 || c == 0x7f) out += {'\\', 'x', hex[c >> 4], hex[c & 15]};
+        else out += ch;
+    }
+    return out + (s.size() > shown ? "...'" : "'");
 }
 
 } // namespace

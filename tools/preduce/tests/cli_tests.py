@@ -285,6 +285,90 @@ def case_text():
     check(one_result("--input", path, "--op", "sum")["result"] == -1, "int64 extremes")
 
 
+def f32(x):
+    """x rounded to the nearest float32, as a Python float."""
+    return struct.unpack("<f", struct.pack("<f", x))[0]
+
+
+def text_with_type(ext):
+    """A text file named *.ext with --type: read as text, each line parsed as that type."""
+    exact = "1.5\n-2.25\n3\n0.5\n"   # exactly representable: every backend sums to 2.75
+    for t, tname in (("f32", "float32"), ("f64", "float64")):
+        path = write(f"exact_{t}.{ext}", exact)
+        r = one_result("--input", path, "--type", t, "--op", "sum")
+        check(r["n"] == 4 and r["type"] == tname and r["result"] == 2.75 and r["error"] == 0, f"{t}: {r}")
+    # 0.1 parsed as float32 is not 0.1 parsed as float64.
+    path = write(f"tenth.{ext}", "0.1\n")
+    r = one_result("--input", path, "--type", "f32")
+    check(r["type"] == "float32" and r["result"] == f32(0.1) != 0.1, f"f32 0.1: {r}")
+    r = one_result("--input", path, "--type", "f64")
+    check(r["type"] == "float64" and r["result"] == 0.1, f"f64 0.1: {r}")
+    # Integer lines read as float64 with --type f64 (int64 without it).
+    path = write(f"ints.{ext}", "1\n2\n3\n")
+    check(one_result("--input", path)["type"] == "int64", "without --type: int64")
+    r = one_result("--input", path, "--type", "f64")
+    check(r["type"] == "float64" and r["result"] == 6.0 and isinstance(r["result"], float), f"f64 ints: {r}")
+    # int32: the sum wraps in 32 bits (as int64 it would be 2^31).
+    path = write(f"i32.{ext}", "2147483647\n1\n-7\n7\n")
+    r = one_result("--input", path, "--type", "i32", "--op", "sum")
+    check(r["n"] == 4 and r["type"] == "int32" and r["result"] == -2**31, f"i32: {r}")
+    check(one_result("--input", path, "--type", "i32", "--op", "wide_sum")["result"] == 2**31, "i32 wide_sum")
+    # The table names the format it read and prints the same sum.
+    out = ok("--input", write(f"exact.{ext}", exact), "--type", "f32", "--repeat", "1")
+    check(f"exact.{ext} (text)" in out, f"the table does not say text: {out}")
+    check(all(float(row["result"]) == 2.75 for row in table_rows(out)), out)
+    # Case does not matter in the extension.
+    path = write(f"UPPER.{ext.upper()}", exact)
+    check(one_result("--input", path, "--type", "f64")["result"] == 2.75, f".{ext.upper()}")
+
+
+@case
+def case_txt_with_type():
+    text_with_type("txt")
+
+
+@case
+def case_csv_with_type():
+    text_with_type("csv")
+
+
+@case
+def case_txt_with_type_not_numbers():
+    # Bytes that are not text, in a .txt with --type: a one-line error naming the line,
+    # never a raw-binary read. Two float32 1.0 and 2.0 (8 bytes, a multiple of 4 and of 8)
+    # would sum to 3 if the file were taken for raw data.
+    floats = pack("f", [1.0, 2.0])
+    for t in ("f32", "i32", "f64"):
+        for ext in ("txt", "csv"):
+            line = fails("--input", write(f"floats.{ext}", floats), "--type", t, status=1, contains=f"floats.{ext}:1:")
+            # The whole line: the quoted bytes escaped, the NULs among them included.
+            check("'\\x00\\x00\\x80?\\x00\\x00\\x00@' is not a valid" in line, line)
+    # Bytes that are neither ASCII nor UTF-8, after a good line: still one line, naming line 2.
+    junk = b"5\n\xff\xfe\x00\x93NUMPY\x0b\x0c\r\x1c\x85 7\n9\n"
+    for t in ("u64", "f32"):
+        fails("--input", write("junk.txt", junk), "--type", t, status=1, contains="junk.txt:2:")
+
+
+@case
+def case_input_format_from_name():
+    # Names other than .npy, .txt and .csv are raw binary of --type, whatever they hold.
+    vals = [0.5, 0.25, 1.0, 4.0]
+    for name in ("v.dat", "v.bin", "v", "v.txt.gz", "v.npy.raw"):
+        r = one_result("--input", write(name, pack("f", vals)), "--type", "f32")
+        check(r["type"] == "float32" and r["result"] == 5.75 and r["n"] == 4, f"{name}: {r}")
+    # ... and need --type: the error says how to read text instead.
+    line = fails("--input", write("values.dat", "1\n2\n"), status=1, contains="--type")
+    check(".txt" in line and "--format-in text" in line, line)
+    # --format-in still overrides the name both ways.
+    check(one_result("--input", write("values.dat", "1\n2\n"), "--format-in", "text")["result"] == 3, "text by flag")
+    r = one_result("--input", write("raw.txt", pack("i", [4, 5])), "--format-in", "raw", "--type", "i32")
+    check(r["type"] == "int32" and r["result"] == 9, f"raw by flag: {r}")
+    # A .npy name is npy with or without --type (which must then match).
+    path = write("data.NPY", npy_bytes("<f4", (2,), pack("f", [1.5, 2.0])))
+    check(one_result("--input", path)["result"] == 3.5, ".NPY")
+    check(one_result("--input", path, "--type", "f32")["result"] == 3.5, ".NPY with --type")
+
+
 @case
 def case_threads_and_backend_list():
     names = available_backends()

@@ -1,6 +1,6 @@
 #pragma once
 // How results are compared and printed, without Catch2: shared by the Catch2 checks
-// (checks.hpp) and the fuzz body (fuzz/reduce_body.cpp), so both judge by one rule.
+// (checks.hpp) and the fuzz body (fuzz/reduce/reduce_body.cpp), so both judge by one rule.
 #include <cmath>
 #include <cstdio>
 #include <string>

@@ -20,7 +20,7 @@ bool is_nan(T x) {
     else return false;
 }
 
-// -0.0 below +0.0, as DESIGN.md's min/max semantics require.
+// -0.0 below +0.0, as the min/max semantics of README.md's table require.
 template <class T>
 bool less(T a, T b) {
     if constexpr (std::is_floating_point_v<T>)
@@ -42,7 +42,7 @@ T wrapped_prod(std::span<const T> x) {
     return static_cast<T>(std::accumulate(x.begin(), x.end(), U{1}, [](U a, T b) { return U(a * U(b)); }));
 }
 
-// DESIGN.md's identities: -inf/+inf for floats (never numeric_limits::min()),
+// The identities of README.md's table: -inf/+inf for floats (never numeric_limits::min()),
 // lowest()/max() for integers.
 template <class T, bool Max>
 T identity() {

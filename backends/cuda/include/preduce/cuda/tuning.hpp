@@ -1,6 +1,6 @@
 #pragma once
 // Tuning constants of the CUDA backend, apart from the kernels that use them.
-// Each says what it trades and what it measured on the lent H200 (sm_90, 132 SMs, HBM3e;
+// Each says what it trades and what it measured on an H200 (sm_90, 132 SMs, HBM3e;
 // read probe 4.52 TB/s at 2^30 floats), bench/gpu/preduce_bench_gpu, medians of 5.
 #include <cstddef>
 
@@ -34,13 +34,14 @@ inline constexpr int blocks_per_sm = 8;
 inline constexpr std::size_t single_block_max_elements = std::size_t{1} << 15;
 
 // Host-data path: bytes per pinned staging chunk; two chunks in flight on two streams.
-// 2^24 f32 from pageable memory end to end: 2.0 ms (seed copy-then-tree: 6.6 ms).
+// 2^24 f32 from pageable memory end to end: 2.0 ms (copying the whole input to the
+// device first and then reducing it: 6.6 ms).
 inline constexpr std::size_t staging_chunk_bytes = std::size_t{8} << 20;
 
 // options::gpus != 1 on host data: below this many elements one GPU (the current one)
 // reduces the whole input. A split costs a fixed ~70 us (hand-off to each GPU's thread,
 // one synchronisation per GPU: reduce_parts of one 2^30 f32 part 1.037 ms against 0.965 ms
-// for the plain call, H200 x2), while 2^20 f32 from pageable memory takes ~140 us on one
+// for the plain call, on two H200s), while 2^20 f32 from pageable memory takes ~140 us on one
 // GPU (29 GB/s at 2^30: 149 ms on one GPU, 105 ms on two). So below 2^20 a second GPU
 // cannot pay for itself; the break-even above it is not measured.
 inline constexpr std::size_t multi_gpu_min_elements = std::size_t{1} << 20;

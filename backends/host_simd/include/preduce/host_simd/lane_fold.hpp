@@ -22,8 +22,8 @@
 #include "preduce/transforms.hpp"
 
 // `omp simd` is what gets GCC to vectorise the lane loops of the order-preserving keys
-// (argmin of int32, max of double): without it the Kokkos build folded those at a quarter
-// of the OpenMP build's speed. Builds without OpenMP get it from -fopenmp-simd, which
+// (argmin of int32, max of double): without it the Kokkos build would fold those at a
+// quarter of the OpenMP build's speed. Builds without OpenMP get it from -fopenmp-simd, which
 // enables the simd pragma alone (no runtime), and PREDUCE_OPENMP_SIMD.
 #if defined(_OPENMP) || defined(PREDUCE_OPENMP_SIMD)
 #define PREDUCE_PRAGMA_OMP_SIMD _Pragma("omp simd")
@@ -35,7 +35,7 @@ namespace preduce::detail {
 
 // Software prefetch 8 KiB ahead of the loads. Folds that spend a few instructions per
 // element (float min/max keys, minmax, argmin) otherwise leave the hardware prefetcher
-// behind: on this project's EPYC VM one core's float max read 2^26 floats at 32 GB/s
+// behind: on a 2-core AMD EPYC VM (AVX2) one core's float max read 2^26 floats at 32 GB/s
 // without it and 38.5 GB/s with it, against 40 GB/s for the sum (which it leaves alone).
 // A prefetch never faults, so running past the end of the input is harmless.
 inline constexpr std::size_t prefetch_bytes = 8192;
@@ -185,7 +185,7 @@ detail::moments_acc lane_fold(const moments_reducer<T>&, const T* data, std::siz
             }
         if (!(q[0] - q[0] == 0.0)) {
             // Squared deviations beyond double's range (elements ~1e154 apart): the
-            // correction below would form inf - inf, a NaN that the clamp turned into a
+            // correction below would form inf - inf, a NaN that the clamp would turn into a
             // variance of 0. Welford's update adds only non-negative terms: m2 is +inf.
             welford(b, e);
             continue;
@@ -317,7 +317,7 @@ typename argmax_reducer<T>::accumulator_type lane_fold(const argmax_reducer<T>& 
 
 // host_fold: lane_fold compiled twice, for the x86-64 baseline (SSE2) and for AVX2, the
 // latter chosen at run time when the CPU has it. One core folded 2^26 floats at 38 GB/s
-// with SSE2 against a 43 GB/s AVX2 read probe on this project's EPYC VM, and 42.6 GB/s
+// with SSE2 against a 43 GB/s AVX2 read probe on a 2-core AMD EPYC VM, and 42.6 GB/s
 // with the AVX2 clone (flatten: GCC otherwise calls the baseline lane_fold from it).
 #if (defined(__GNUC__) || defined(__clang__)) && defined(__x86_64__) && !defined(__AVX2__)
 #define PREDUCE_HOST_AVX2_DISPATCH 1

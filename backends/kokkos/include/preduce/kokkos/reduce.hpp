@@ -42,15 +42,15 @@
 namespace preduce::kokkos {
 
 namespace tuning {
-// Host: elements per parallel_reduce index. Measured on Serial (this 2-core x86 box, float
+// Host: elements per parallel_reduce index. Measured on Serial (a 2-core x86 machine, float
 // sum, 2^17 floats in cache): 120 / 126 / 129 GB/s with 2K / 16K / 64K chunks, so the
 // per-index cost (Kokkos' loop, the lane tree) is a few percent at 16K; OpenMP/Threads
 // spaces still get 4096 indices to balance at 2^26 elements. Same value as openmp's.
 inline constexpr std::size_t host_chunk_elements = 16384;
 // Device: at most this many indices (threads), each striding through the input: enough
 // to fill a large GPU (132 SMs x 2048 resident threads on an H200) several times over.
-// Not yet measured with a CUDA-enabled Kokkos (none was at hand); the fold itself was
-// checked on an H200 (nvcc, device code) against seq.
+// Not measured with a CUDA-enabled Kokkos; the fold itself is checked against seq in
+// device code (nvcc) on an H200.
 inline constexpr std::size_t device_max_threads = std::size_t(1) << 20;
 // Device: at least this many elements per thread before more threads are used.
 inline constexpr std::size_t device_min_elements_per_thread = 16;

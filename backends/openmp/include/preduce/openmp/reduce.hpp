@@ -1,6 +1,6 @@
 #pragma once
 // The OpenMP backend: `#pragma omp parallel for reduction(...)` over fixed-size chunks,
-// each chunk folded with independent SIMD lanes (detail/lane_fold.hpp). The built-in
+// each chunk folded with independent SIMD lanes (preduce/host_simd/lane_fold.hpp). The built-in
 // clause operators are used where their meaning equals ours (+ on wrap-around integers,
 // * on integers and floats, min/max on integers); everything else (float sums, whose
 // identity is -0.0; NaN-propagating float min/max; argmin/argmax with lowest-index

@@ -98,7 +98,7 @@ void enqueue_finalize(const R& r, const typename R::accumulator_type* partials, 
 // Workspace for reductions this host thread enqueues on a default stream (the per-thread
 // stream, which the front end uses, or the legacy stream 0). Work on one stream runs in
 // order, so each call may reuse the previous call's buffer: no allocation at all, which
-// measured 1.5-3 us per call against a stream-ordered pool on the H200 at 2^16-2^24.
+// measured 1.5-3 us per call against a stream-ordered pool on an H200 at 2^16-2^24.
 inline void* default_stream_workspace(std::size_t bytes) {
     struct cached {
         int device = -1;

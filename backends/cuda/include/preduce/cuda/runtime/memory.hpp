@@ -16,7 +16,7 @@ namespace preduce::cuda::detail {
 
 // preduce's own stream-ordered memory pool on `device`, created once. The default pool
 // gives memory back to the driver at every synchronisation (release threshold 0), which
-// made each reduction pay a real cudaMalloc (~50 us measured on the H200); changing the
+// makes each reduction pay a real cudaMalloc (~50 us measured on an H200); changing the
 // default pool's threshold would change the application's allocator, so we keep our own.
 inline cudaMemPool_t workspace_pool(int device) {
     thread_local int cached_device = -1;  // the common case, without the lock

@@ -26,7 +26,8 @@ namespace preduce::cuda::detail {
 // host memory, but also a pointer already given to cudaFree or cudaFreeHost, or garbage)
 // as "unregistered"; reading a freed one on the host would crash the process, so the
 // kernel is asked instead (EFAULT, no signal). Where the probe itself is not allowed
-// (seccomp), the answer is "readable", as before the probe existed.
+// (seccomp), the answer is "readable": such memory is then treated as pageable host
+// memory, and a freed pointer is not caught.
 inline bool host_readable(const void* p) noexcept {
 #if defined(__linux__)
     char sink = 0;

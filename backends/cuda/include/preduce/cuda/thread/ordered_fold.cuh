@@ -6,8 +6,8 @@
 // kernel combines blocks in block order (kernels.cuh), so every combine has the earlier
 // elements on its left. The cost is coalescing: a warp's 32 lanes read 32 separate runs
 // (each lane's next elements come from L1), which is acceptable for the user operations
-// that take this path; every built-in is commutative and never does. H200, a float sum
-// declared non-commutative at 2^28: 532 us, 2.0 TB/s (the vector tiles: 239 us).
+// that take this path; every built-in is commutative and never does. On an H200, a float
+// sum declared non-commutative at 2^28: 532 us, 2.0 TB/s (the vector tiles: 239 us).
 #include <cstddef>
 
 #include "preduce/source.hpp"
