@@ -2,6 +2,8 @@
 #include <catch2/catch.hpp>
 
 #include <algorithm>
+#include <cstdio>
+#include <cstdlib>
 #include <string>
 #include <vector>
 
@@ -45,7 +47,10 @@ TEST_CASE("a backend that is not built throws backend_unavailable naming the CMa
         CHECK_THROWS_AS(reduce(b, v, sum), backend_unavailable);
         CHECK_THROWS_WITH(reduce(b, v, sum), Catch::Contains("PREDUCE_ENABLE_"));
     }
-    if (!tested) WARN("every backend is built here; nothing to check");
+    if (!tested) {  // reported as Skipped (ctest SKIP_RETURN_CODE 77), not as a pass
+        std::printf("SKIPPED: every backend is built here; nothing to check\n");
+        std::exit(77);
+    }
 }
 
 TEST_CASE("an out-of-range backend value is invalid_argument", "[frontend][errors]") {

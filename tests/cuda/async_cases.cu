@@ -1,14 +1,15 @@
 // The header-only CUDA API, compiled by nvcc as a user would: reduce_async leaving the
 // result in device memory (pool workspace and caller workspace), user operations through
 // the same kernels, non-commutative ones in operand order, two-input (zip) sources and
-// the new built-ins, each on device memory and on pageable host memory against
-// preduce::seq; precision::deterministic and compensated bit for bit against the host
-// reference order. A plain program: exit 0 passes, 77 skips (no GPU).
+// the transform and multi-result built-ins, each on device memory and on pageable host
+// memory against preduce::seq; precision::deterministic and compensated bit for bit against
+// the host reference order. Catch2 cases; tests/support/cuda_main.cpp skips them (exit 77)
+// where no GPU is usable.
+#include <catch2/catch.hpp>
 #include <cuda_runtime_api.h>
 
 #include <cmath>
 #include <cstdint>
-#include <cstdio>
 #include <cstdlib>
 #include <cstring>
 #include <type_traits>
@@ -24,23 +25,7 @@
 #include "preduce/seq/reduce.hpp"
 
 namespace {
-int failures = 0;
-#define EXPECT(cond)                                                                                  \
-    do {                                                                                              \
-        if (!(cond)) {                                                                                \
-            std::printf("FAILED %s:%d: %s\n", __FILE__, __LINE__, #cond);                             \
-            ++failures;                                                                               \
-        }                                                                                             \
-    } while (0)
-#define EXPECT_AT(cond, n, where)                                                                     \
-    do {                                                                                              \
-        if (!(cond)) {                                                                                \
-            std::printf("FAILED %s:%d: %s (n = %zu, %s)\n", __FILE__, __LINE__, #cond, n, where);     \
-            ++failures;                                                                               \
-        }                                                                                             \
-    } while (0)
-
-// Sum of squares in double, the shape of reducer a user writes (issue: custom operations).
+// Sum of squares in double, the shape of reducer a user writes.
 struct sum_of_squares {
     using value_type = float;
     using accumulator_type = double;
@@ -102,141 +87,15 @@ const std::size_t sizes[] = {0,     1,     2,     3,     31,    32,      33,    
                              257,   2047,  2048,  2049,  4095,  4096,    4097,    32767,     32768,
                              32769, 99991, 1 << 20, 2162689, 5000003};
 
-void ordered_cases() {
-    for (std::size_t n : sizes) {
-        std::vector<float> f(n);
-        std::vector<mat2> m(n);
-        for (std::size_t i = 0; i < n; ++i) {
-            f[i] = static_cast<float>(mix(i) % 17);
-            m[i] = {(mix(i) & 1) ? 1.0f : -1.0f, static_cast<float>(static_cast<int>(mix(i + 1) % 5) - 2), 0.0f, 1.0f};
-        }
-        const on_device<float> df(f);
-        const on_device<mat2> dm(m);
-        for (int where = 0; where < 2; ++where) {
-            const char* label = where == 0 ? "device" : "pageable";
-            const float* pf = where == 0 ? df.p : f.data();
-            const mat2* pm = where == 0 ? dm.p : m.data();
-            const auto seen = preduce::cuda::reduce(pf, n, in_order{});
-            EXPECT_AT(seen.state == (n == 0 ? 0 : 1), n, label);
-            EXPECT_AT(n == 0 || (seen.first == 0 && seen.last == n - 1), n, label);
-            EXPECT_AT(preduce::cuda::reduce(pm, n, matmul{}) == preduce::seq::reduce(m.data(), n, matmul{}), n, label);
-        }
-    }
-}
+// A non-blocking user stream, for the length of a case.
+struct user_stream {
+    cudaStream_t s = nullptr;
+    user_stream() { REQUIRE(cudaStreamCreateWithFlags(&s, cudaStreamNonBlocking) == cudaSuccess); }
+    ~user_stream() { cudaStreamDestroy(s); }
+    user_stream(const user_stream&) = delete;
+    user_stream& operator=(const user_stream&) = delete;
+};
 
-void builtin_cases() {
-    for (std::size_t n : sizes) {
-        std::vector<float> x(n), y(n);
-        std::vector<std::int32_t> i(n), j(n);
-        double abs_dot = 0.0;
-        for (std::size_t k = 0; k < n; ++k) {
-            x[k] = static_cast<float>(static_cast<int>(mix(k) % 2001) - 1000) / 997.0f;
-            y[k] = static_cast<float>(static_cast<int>(mix(k + 12345) % 2001) - 1000) / 991.0f;
-            i[k] = static_cast<std::int32_t>(mix(k) - 2147483648u);  // wraps in the dot product
-            j[k] = static_cast<std::int32_t>(mix(3 * k + 1) % 1000) - 500;
-            abs_dot += std::fabs(double(x[k]) * double(y[k]));
-        }
-        const on_device<float> dx(x), dy(y);
-        const on_device<std::int32_t> di(i), dj(j);
-        const double u = 0x1p-24, tol = 2.0 * static_cast<double>(n) * u * abs_dot;
-        // device/device, pageable/pageable, and one of each
-        for (int where = 0; where < 3; ++where) {
-            const char* label = where == 0 ? "device" : where == 1 ? "pageable" : "mixed";
-            const float* px = where == 1 ? x.data() : dx.p;
-            const float* py = where == 0 ? dy.p : y.data();
-            const std::int32_t* pi = where == 1 ? i.data() : di.p;
-            const std::int32_t* pj = where == 0 ? dj.p : j.data();
-            EXPECT_AT(preduce::cuda::reduce(pi, pj, n, preduce::dot) == preduce::seq::reduce(i.data(), j.data(), n, preduce::dot),
-                      n, label);
-            EXPECT_AT(near(preduce::cuda::reduce(px, py, n, preduce::dot), preduce::seq::reduce(x.data(), y.data(), n, preduce::dot),
-                           tol),
-                      n, label);
-            if (where == 2) continue;
-            EXPECT_AT(preduce::cuda::reduce(px, n, preduce::minmax) == preduce::seq::reduce(x.data(), n, preduce::minmax), n, label);
-            EXPECT_AT(preduce::cuda::reduce(pi, n, preduce::minmax) == preduce::seq::reduce(i.data(), n, preduce::minmax), n, label);
-            const auto got = preduce::cuda::reduce(px, n, preduce::moments);
-            const auto want = preduce::seq::reduce(x.data(), n, preduce::moments);
-            EXPECT_AT(got.count == n, n, label);
-            EXPECT_AT(n == 0 ? std::isnan(got.mean) : near(got.mean, want.mean, 1e-11), n, label);
-            EXPECT_AT(n < 2 || near(got.variance(), want.variance(), 1e-10 * want.variance()), n, label);
-            const double sq = preduce::cuda::reduce(px, n, preduce::sumsq);
-            EXPECT_AT(near(sq, preduce::seq::reduce(x.data(), n, preduce::sumsq), 2.0 * n * u * sq), n, label);
-            const auto [s, c] = preduce::cuda::reduce(pj, n, preduce::fused(preduce::sum, preduce::count_if(preduce::greater(0))));
-            const auto [ws, wc] = preduce::seq::reduce(j.data(), n, preduce::fused(preduce::sum, preduce::count_if(preduce::greater(0))));
-            EXPECT_AT(s == ws && c == wc, n, label);
-            const float t = preduce::cuda::reduce(px, n, preduce::transform(square_plus_one{}, preduce::sum));
-            EXPECT_AT(near(t, preduce::seq::reduce(x.data(), n, preduce::transform(square_plus_one{}, preduce::sum)),
-                           4.0 * n * u * (sq + n)),
-                      n, label);
-        }
-        // The compiled library's instances (what the front end calls) and reduce_async on a zip.
-        const preduce::options none{};
-        EXPECT_AT(preduce::cuda::compiled::run(preduce::zip_source<std::int32_t, std::int32_t>{di.p, dj.p}, n,
-                                               preduce::dot_reducer<std::int32_t>{}, none) ==
-                      preduce::seq::reduce(i.data(), j.data(), n, preduce::dot),
-                  n, "compiled dot");
-        EXPECT_AT(preduce::cuda::compiled::run(x.data(), n, preduce::minmax_reducer<float>{}, none) ==
-                      preduce::seq::reduce(x.data(), n, preduce::minmax_reducer<float>{}),
-                  n, "compiled minmax");
-        std::int32_t* d_out = nullptr;
-        cudaMalloc(&d_out, sizeof(std::int32_t));
-        preduce::cuda::reduce_async(preduce::zip_source<std::int32_t, std::int32_t>{di.p, dj.p}, n,
-                                    preduce::dot_reducer<std::int32_t>{}, d_out);
-        cudaStreamSynchronize(cudaStreamPerThread);
-        EXPECT_AT(to_host(d_out) == preduce::seq::reduce(i.data(), j.data(), n, preduce::dot), n, "async dot");
-        cudaFree(d_out);
-    }
-}
-
-void async_cases(cudaStream_t s) {
-    for (std::size_t n : {std::size_t{0}, std::size_t{1}, std::size_t{5000}, std::size_t{1} << 20, (std::size_t{1} << 22) + 3}) {
-        std::vector<int> h(n);
-        for (std::size_t i = 0; i < n; ++i) h[i] = static_cast<int>((i * 2654435761u) % 2001) - 1000;
-        int* d = nullptr;
-        cudaMalloc(&d, (n + 1) * sizeof(int));
-        cudaMemcpy(d, h.data(), n * sizeof(int), cudaMemcpyHostToDevice);
-        // A copy from pageable memory may return before its DMA lands, on the legacy stream,
-        // which the non-blocking stream s does not wait for.
-        cudaDeviceSynchronize();
-        preduce::argmax_reducer<int>::result_type* d_arg = nullptr;
-        long long* d_sum = nullptr;
-        cudaMalloc(&d_arg, sizeof(*d_arg));
-        cudaMalloc(&d_sum, sizeof(*d_sum));
-
-        const preduce::argmax_reducer<int> am{};
-        const preduce::wide_sum_reducer<int> ws{};
-        preduce::cuda::reduce_async(d, n, am, d_arg, s);  // pool workspace on a user stream
-        const std::size_t bytes = preduce::cuda::workspace_bytes<preduce::wide_sum_reducer<int>>(n);
-        void* scratch = nullptr;
-        cudaMalloc(&scratch, bytes + 1);
-        preduce::cuda::reduce_async(d, n, ws, reinterpret_cast<std::int64_t*>(d_sum), scratch, bytes, s);
-        cudaStreamSynchronize(s);
-        EXPECT(to_host(d_arg) == preduce::seq::reduce(h.data(), n, am));
-        EXPECT(to_host(d_sum) == preduce::seq::reduce(h.data(), n, ws));
-
-        std::vector<float> f(n);
-        for (std::size_t i = 0; i < n; ++i) f[i] = static_cast<float>(h[i]) / 1000.0f;
-        const double got = preduce::cuda::reduce(f.data(), n, sum_of_squares{});
-        const double want = preduce::seq::reduce(f.data(), n, sum_of_squares{});
-        EXPECT(std::abs(got - want) <= 1e-12 * (want + 1.0) * static_cast<double>(n + 1));
-
-        cudaFree(scratch);
-        cudaFree(d_arg);
-        cudaFree(d_sum);
-        cudaFree(d);
-    }
-    // Too small a caller workspace is refused, not overrun.
-    bool refused = false;
-    try {
-        int* d = nullptr;
-        cudaMalloc(&d, sizeof(int) << 20);
-        preduce::cuda::reduce_async(d, std::size_t{1} << 20, preduce::sum_reducer<int>{}, d, d, 1, s);
-        cudaFree(d);
-    } catch (const preduce::invalid_argument&) {
-        refused = true;
-    }
-    EXPECT(refused);
-}
 // precision::deterministic and compensated: the bits of the host reference order
 // (preduce::detail::det::reduce_serial) on device and pageable memory, through the public
 // entry, the compiled library, and the in-place path under grids of 1, 7, 132 and 1000 blocks.
@@ -258,19 +117,23 @@ void fixed_case(const R& r, preduce::source_t<R> host, preduce::source_t<R> devi
     const Result want = preduce::detail::det::reduce_serial<P>(r, host, n);
     preduce::options o{};
     o.precision = P;
-    char label[128];
-    std::snprintf(label, sizeof(label), "%s %s device", what, preduce::name(P));
-    EXPECT_AT(same_bits<R>(preduce::cuda::reduce_with(device, n, r, o), want), n, label);
-    std::snprintf(label, sizeof(label), "%s %s pageable", what, preduce::name(P));
-    EXPECT_AT(same_bits<R>(preduce::cuda::reduce_with(host, n, r, o), want), n, label);
+    INFO(what << ", " << preduce::name(P));
+    {
+        INFO("device");
+        CHECK(same_bits<R>(preduce::cuda::reduce_with(device, n, r, o), want));
+    }
+    {
+        INFO("pageable");
+        CHECK(same_bits<R>(preduce::cuda::reduce_with(host, n, r, o), want));
+    }
     if (n == 0) return;
     Result* d_out = nullptr;
     cudaMalloc(&d_out, sizeof(Result));
     for (int grid : {1, 7, 132, 1000}) {
         preduce::cuda::detail::fixed::enqueue_reduce<P>(r, device, n, d_out, cudaStreamPerThread, grid);
         cudaStreamSynchronize(cudaStreamPerThread);
-        std::snprintf(label, sizeof(label), "%s %s grid %d", what, preduce::name(P), grid);
-        EXPECT_AT(same_bits<R>(to_host(d_out), want), n, label);
+        INFO("grid " << grid);
+        CHECK(same_bits<R>(to_host(d_out), want));
     }
     cudaFree(d_out);
 }
@@ -286,27 +149,202 @@ void fixed_cases_of(const std::vector<T>& x, const std::vector<T>& y, const T* d
     const preduce::dot_reducer<T> dot{};
     preduce::options o{};
     o.precision = P;
-    EXPECT_AT(same_bits<preduce::dot_reducer<T>>(
-                  preduce::cuda::reduce_with(preduce::zip_source<T, T>{dx, y.data()}, n, dot, o),
-                  preduce::detail::det::reduce_serial<P>(dot, preduce::zip_source<T, T>{x.data(), y.data()}, n)),
-              n, "dot mixed");
+    {
+        INFO("dot mixed, " << preduce::name(P));
+        CHECK(same_bits<preduce::dot_reducer<T>>(
+            preduce::cuda::reduce_with(preduce::zip_source<T, T>{dx, y.data()}, n, dot, o),
+            preduce::detail::det::reduce_serial<P>(dot, preduce::zip_source<T, T>{x.data(), y.data()}, n)));
+    }
     if constexpr (std::is_same_v<T, float>) {
         fixed_case<P>(preduce::wide_sum_reducer<T>{}, x.data(), dx, n, "wide_sum");
         // The compiled library's instance (what the front end calls).
         const preduce::sum_reducer<float> sum{};
-        EXPECT_AT(same_bits<preduce::sum_reducer<float>>(preduce::cuda::compiled::run(x.data(), n, sum, o),
-                                                         preduce::detail::det::reduce_serial<P>(sum, x.data(), n)),
-                  n, "compiled sum");
+        INFO("compiled sum, " << preduce::name(P));
+        CHECK(same_bits<preduce::sum_reducer<float>>(preduce::cuda::compiled::run(x.data(), n, sum, o),
+                                                     preduce::detail::det::reduce_serial<P>(sum, x.data(), n)));
+    }
+}
+} // namespace
+
+TEST_CASE("reduce_async: argmax with the pool workspace and wide_sum with the caller's, on a user stream, and "
+          "a user reducer through reduce",
+          "[async]") {
+    const user_stream stream;
+    const cudaStream_t s = stream.s;
+    for (std::size_t n : {std::size_t{0}, std::size_t{1}, std::size_t{5000}, std::size_t{1} << 20, (std::size_t{1} << 22) + 3}) {
+        CAPTURE(n);
+        std::vector<int> h(n);
+        for (std::size_t i = 0; i < n; ++i) h[i] = static_cast<int>((i * 2654435761u) % 2001) - 1000;
+        int* d = nullptr;
+        cudaMalloc(&d, (n + 1) * sizeof(int));
+        cudaMemcpy(d, h.data(), n * sizeof(int), cudaMemcpyHostToDevice);
+        // A copy from pageable memory may return before its DMA lands, on the legacy stream,
+        // which the non-blocking stream s does not wait for.
+        cudaDeviceSynchronize();
+        preduce::argmax_reducer<int>::result_type* d_arg = nullptr;
+        long long* d_sum = nullptr;
+        cudaMalloc(&d_arg, sizeof(*d_arg));
+        cudaMalloc(&d_sum, sizeof(*d_sum));
+
+        const preduce::argmax_reducer<int> am{};
+        const preduce::wide_sum_reducer<int> ws{};
+        preduce::cuda::reduce_async(d, n, am, d_arg, s);  // pool workspace on a user stream
+        const std::size_t bytes = preduce::cuda::workspace_bytes<preduce::wide_sum_reducer<int>>(n);
+        void* scratch = nullptr;
+        cudaMalloc(&scratch, bytes + 1);
+        preduce::cuda::reduce_async(d, n, ws, reinterpret_cast<std::int64_t*>(d_sum), scratch, bytes, s);
+        cudaStreamSynchronize(s);
+        CHECK(to_host(d_arg) == preduce::seq::reduce(h.data(), n, am));
+        CHECK(to_host(d_sum) == preduce::seq::reduce(h.data(), n, ws));
+
+        std::vector<float> f(n);
+        for (std::size_t i = 0; i < n; ++i) f[i] = static_cast<float>(h[i]) / 1000.0f;
+        const double got = preduce::cuda::reduce(f.data(), n, sum_of_squares{});
+        const double want = preduce::seq::reduce(f.data(), n, sum_of_squares{});
+        CHECK(std::abs(got - want) <= 1e-12 * (want + 1.0) * static_cast<double>(n + 1));
+
+        cudaFree(scratch);
+        cudaFree(d_arg);
+        cudaFree(d_sum);
+        cudaFree(d);
     }
 }
 
-template <class T>
-void fixed_cases() {
+TEST_CASE("reduce_async: a caller workspace too small is refused, not overrun", "[async]") {
+    const user_stream stream;
+    int* d = nullptr;
+    cudaMalloc(&d, sizeof(int) << 20);
+    CHECK_THROWS_AS(preduce::cuda::reduce_async(d, std::size_t{1} << 20, preduce::sum_reducer<int>{}, d, d, 1, stream.s),
+                    preduce::invalid_argument);
+    cudaFree(d);
+}
+
+TEST_CASE("user operations through the kernels: non-commutative ones in operand order, on device and pageable memory",
+          "[ordered]") {
+    for (std::size_t n : sizes) {
+        CAPTURE(n);
+        std::vector<float> f(n);
+        std::vector<mat2> m(n);
+        for (std::size_t i = 0; i < n; ++i) {
+            f[i] = static_cast<float>(mix(i) % 17);
+            m[i] = {(mix(i) & 1) ? 1.0f : -1.0f, static_cast<float>(static_cast<int>(mix(i + 1) % 5) - 2), 0.0f, 1.0f};
+        }
+        const on_device<float> df(f);
+        const on_device<mat2> dm(m);
+        for (int where = 0; where < 2; ++where) {
+            INFO((where == 0 ? "device" : "pageable"));
+            const float* pf = where == 0 ? df.p : f.data();
+            const mat2* pm = where == 0 ? dm.p : m.data();
+            const auto seen = preduce::cuda::reduce(pf, n, in_order{});
+            CHECK(seen.state == (n == 0 ? 0 : 1));
+            if (n != 0) {
+                CHECK(seen.first == 0);
+                CHECK(seen.last == n - 1);
+            }
+            CHECK(preduce::cuda::reduce(pm, n, matmul{}) == preduce::seq::reduce(m.data(), n, matmul{}));
+        }
+    }
+}
+
+TEST_CASE("dot, minmax, moments, sumsq, fused and transform agree with seq on device, pageable and mixed memory, "
+          "and so do the compiled instances and reduce_async on a zip",
+          "[builtins]") {
+    for (std::size_t n : sizes) {
+        CAPTURE(n);
+        std::vector<float> x(n), y(n);
+        std::vector<std::int32_t> i(n), j(n);
+        double abs_dot = 0.0;
+        for (std::size_t k = 0; k < n; ++k) {
+            x[k] = static_cast<float>(static_cast<int>(mix(k) % 2001) - 1000) / 997.0f;
+            y[k] = static_cast<float>(static_cast<int>(mix(k + 12345) % 2001) - 1000) / 991.0f;
+            i[k] = static_cast<std::int32_t>(mix(k) - 2147483648u);  // wraps in the dot product
+            j[k] = static_cast<std::int32_t>(mix(3 * k + 1) % 1000) - 500;
+            abs_dot += std::fabs(double(x[k]) * double(y[k]));
+        }
+        const on_device<float> dx(x), dy(y);
+        const on_device<std::int32_t> di(i), dj(j);
+        const double u = 0x1p-24, tol = 2.0 * static_cast<double>(n) * u * abs_dot;
+        // device/device, pageable/pageable, and one of each
+        for (int where = 0; where < 3; ++where) {
+            INFO((where == 0 ? "device" : where == 1 ? "pageable" : "mixed"));
+            const float* px = where == 1 ? x.data() : dx.p;
+            const float* py = where == 0 ? dy.p : y.data();
+            const std::int32_t* pi = where == 1 ? i.data() : di.p;
+            const std::int32_t* pj = where == 0 ? dj.p : j.data();
+            CHECK(preduce::cuda::reduce(pi, pj, n, preduce::dot) == preduce::seq::reduce(i.data(), j.data(), n, preduce::dot));
+            {
+                const double got = preduce::cuda::reduce(px, py, n, preduce::dot);
+                const double want = preduce::seq::reduce(x.data(), y.data(), n, preduce::dot);
+                CAPTURE(got, want, tol);
+                CHECK(near(got, want, tol));
+            }
+            if (where == 2) continue;
+            CHECK(preduce::cuda::reduce(px, n, preduce::minmax) == preduce::seq::reduce(x.data(), n, preduce::minmax));
+            CHECK(preduce::cuda::reduce(pi, n, preduce::minmax) == preduce::seq::reduce(i.data(), n, preduce::minmax));
+            const auto got = preduce::cuda::reduce(px, n, preduce::moments);
+            const auto want = preduce::seq::reduce(x.data(), n, preduce::moments);
+            CHECK(got.count == n);
+            if (n == 0) {
+                CHECK(std::isnan(got.mean));
+            } else {
+                CAPTURE(got.mean, want.mean);
+                CHECK(near(got.mean, want.mean, 1e-11));
+            }
+            if (n >= 2) {
+                CAPTURE(got.variance(), want.variance());
+                CHECK(near(got.variance(), want.variance(), 1e-10 * want.variance()));
+            }
+            const double sq = preduce::cuda::reduce(px, n, preduce::sumsq);
+            {
+                const double want_sq = preduce::seq::reduce(x.data(), n, preduce::sumsq);
+                CAPTURE(sq, want_sq);
+                CHECK(near(sq, want_sq, 2.0 * n * u * sq));
+            }
+            const auto [s, c] = preduce::cuda::reduce(pj, n, preduce::fused(preduce::sum, preduce::count_if(preduce::greater(0))));
+            const auto [ws, wc] = preduce::seq::reduce(j.data(), n, preduce::fused(preduce::sum, preduce::count_if(preduce::greater(0))));
+            CHECK(s == ws);
+            CHECK(c == wc);
+            const float t = preduce::cuda::reduce(px, n, preduce::transform(square_plus_one{}, preduce::sum));
+            const float want_t = preduce::seq::reduce(x.data(), n, preduce::transform(square_plus_one{}, preduce::sum));
+            CAPTURE(t, want_t);
+            CHECK(near(t, want_t, 4.0 * n * u * (sq + n)));
+        }
+        // The compiled library's instances (what the front end calls) and reduce_async on a zip.
+        const preduce::options none{};
+        {
+            INFO("compiled dot");
+            CHECK(preduce::cuda::compiled::run(preduce::zip_source<std::int32_t, std::int32_t>{di.p, dj.p}, n,
+                                               preduce::dot_reducer<std::int32_t>{}, none) ==
+                  preduce::seq::reduce(i.data(), j.data(), n, preduce::dot));
+        }
+        {
+            INFO("compiled minmax");
+            CHECK(preduce::cuda::compiled::run(x.data(), n, preduce::minmax_reducer<float>{}, none) ==
+                  preduce::seq::reduce(x.data(), n, preduce::minmax_reducer<float>{}));
+        }
+        std::int32_t* d_out = nullptr;
+        cudaMalloc(&d_out, sizeof(std::int32_t));
+        preduce::cuda::reduce_async(preduce::zip_source<std::int32_t, std::int32_t>{di.p, dj.p}, n,
+                                    preduce::dot_reducer<std::int32_t>{}, d_out);
+        cudaStreamSynchronize(cudaStreamPerThread);
+        {
+            INFO("async dot");
+            CHECK(to_host(d_out) == preduce::seq::reduce(i.data(), j.data(), n, preduce::dot));
+        }
+        cudaFree(d_out);
+    }
+}
+
+TEMPLATE_TEST_CASE("precision::deterministic and compensated: the host reference order's bits on device and "
+                   "pageable memory, through the compiled library and under every grid",
+                   "[fixed]", float, double) {
+    using T = TestType;
     // The last one has 8195 block values: more than one group of the block tree's first
     // launch for every value type (8192 floats, 4096 doubles or float pairs, 2048 double pairs).
     const std::size_t fixed_sizes[] = {0,    1,    31,    32,     33,      4095,          4096,    4097,
                                        8191, 8193, 100003, 1 << 20, (1 << 22) + 5, 3000017, (1 << 25) + 3 * 4096 + 7};
     for (std::size_t n : fixed_sizes) {
+        CAPTURE(n);
         std::vector<T> x(n), y(n);
         for (std::size_t i = 0; i < n; ++i) {
             x[i] = fixed_value<T>(i);
@@ -316,43 +354,18 @@ void fixed_cases() {
         fixed_cases_of<preduce::precision::deterministic>(x, y, dx.p, dy.p, n);
         fixed_cases_of<preduce::precision::compensated>(x, y, dx.p, dy.p, n);
     }
-    // Operations outside the fixed order refuse it.
+}
+
+TEMPLATE_TEST_CASE("operations outside the fixed order refuse precision::deterministic and compensated", "[fixed]",
+                   float, double) {
+    using T = TestType;
     for (preduce::precision p : {preduce::precision::deterministic, preduce::precision::compensated}) {
+        INFO(preduce::name(p));
         preduce::options o{};
         o.precision = p;
         const std::vector<T> x(100, T(1));
-        bool refused = false;
-        try {
-            (void)preduce::cuda::reduce(x.data(), x.size(), preduce::moments, o);
-        } catch (const preduce::invalid_argument&) {
-            refused = true;
-        }
-        EXPECT(refused);
-        refused = false;
-        try {
-            (void)preduce::cuda::compiled::run(x.data(), x.size(), preduce::moments_reducer<T>{}, o);
-        } catch (const preduce::invalid_argument&) {
-            refused = true;
-        }
-        EXPECT(refused);
+        CHECK_THROWS_AS((void)preduce::cuda::reduce(x.data(), x.size(), preduce::moments, o), preduce::invalid_argument);
+        CHECK_THROWS_AS((void)preduce::cuda::compiled::run(x.data(), x.size(), preduce::moments_reducer<T>{}, o),
+                        preduce::invalid_argument);
     }
-}
-} // namespace
-
-int main() {
-    int devices = 0;
-    if (cudaGetDeviceCount(&devices) != cudaSuccess || devices == 0) {
-        std::printf("SKIPPED: no CUDA device\n");
-        return 77;
-    }
-    cudaStream_t s;
-    cudaStreamCreateWithFlags(&s, cudaStreamNonBlocking);
-    async_cases(s);
-    ordered_cases();
-    builtin_cases();
-    fixed_cases<float>();
-    fixed_cases<double>();
-    cudaStreamDestroy(s);
-    std::printf("%d failed\n", failures);
-    return failures == 0 ? 0 : 1;
 }

@@ -52,9 +52,9 @@ void check_huge(const std::int32_t* data, std::size_t n, std::size_t marked_hi, 
 }
 } // namespace
 
-// First in the file, so that it runs in a fresh process whose workspace pool and cached
-// workspaces are empty (scripts/device/run.sh runs this executable as one process): every
-// path below must then allocate device memory, and find none.
+// Runs in a fresh process (ctest runs each case as its own process), whose workspace pool
+// and cached workspaces are empty: every path below must then allocate device memory, and
+// find none.
 TEST_CASE("out of device memory is out_of_memory on every path, and the next call works", "[errors]") {
     std::vector<float> v(std::size_t{1} << 24, 0.5f);  // host data: staging needs fresh device buffers
     const float want = 0.5f * static_cast<float>(v.size());
@@ -270,7 +270,7 @@ TEST_CASE("four user streams, the per-thread and the legacy default stream, from
     cudaFree(dev);
 }
 
-TEST_CASE("GPU memory given to a host backend is invalid_argument; managed memory is read", "[errors][residence]") {
+TEST_CASE("GPU memory given to a host backend is invalid_argument, managed memory is read", "[errors][residence]") {
     const auto v = preduce::test::random_values<float>(100003, 32);
     const std::size_t bytes = v.size() * sizeof(float);
     float* d = nullptr;

@@ -5,14 +5,14 @@
 // (floats bit for bit, NaN and ties included), fast float sums within Higham's bound, and
 // precision::deterministic / compensated bit for bit against seq and against one GPU.
 //
-// A plain program with three modes, one ctest each:
-//   plan   the host side of the fixed order (multi_gpu/plan.hpp) against det::reduce_serial,
-//          with the GPUs' share simulated on the host: needs no GPU
-//   one    everything one GPU can run (reduce_parts with all parts on GPU 0, gpus = 0/1,
-//          the bad-argument cases); exit 77 without a GPU
-//   multi  the same over every visible GPU (parts spread round-robin, gpus = 2 and 0);
-//          exit 77, saying so, when fewer than 2 GPUs are visible
-// Exit 0 passes, 1 fails.
+// Catch2 cases in three groups, by tag (tests/support/cuda_main.cpp runs each where it can):
+//   [plan]   the host side of the fixed order (multi_gpu/plan.hpp) against det::reduce_serial,
+//            with the GPUs' share simulated on the host: needs no GPU, runs everywhere
+//   [one]    everything one GPU can run (reduce_parts with all parts on GPU 0, gpus = 0/1,
+//            the bad-argument cases); skipped (exit 77) without a GPU
+//   [multi]  the same over every visible GPU (parts spread round-robin, gpus = 2 and 0);
+//            skipped (exit 77), saying so, when fewer than 2 GPUs are visible
+#include <catch2/catch.hpp>
 #include <cuda_runtime_api.h>
 
 #include <algorithm>
@@ -36,15 +36,9 @@
 
 namespace {
 
-int failures = 0;
-int checks = 0;
-std::string context;  // what the current case is, printed with a failure
-
-void expect(bool ok, const std::string& what) {
-    ++checks;
-    if (ok) return;
-    ++failures;
-    if (failures <= 60) std::printf("FAILED: %s [%s]\n", what.c_str(), context.c_str());
+// The seed of the random data, shown with a failure.
+std::string seed_note() {
+    return "seed " + std::to_string(preduce::test::seed()) + " (set PREDUCE_TEST_SEED to repeat)";
 }
 
 template <class T>
@@ -78,7 +72,7 @@ constexpr double unit_roundoff() {
     else return 0x1p-53;
 }
 
-// ---- plan mode: multi_gpu/plan.hpp on the host -------------------------------------------------
+// ---- [plan]: multi_gpu/plan.hpp on the host ----------------------------------------------------
 
 // A float sum whose lift depends on the element's global position: a straddling block
 // lifted with local instead of global indices gives other bits.
@@ -110,9 +104,11 @@ typename R::result_type simulate(const R& r, const std::vector<float>& x, const 
     for (std::size_t n : lengths) {
         const multi::fixed_share s = n == 0 ? multi::fixed_share{} : multi::fixed_share_of(offset, n, total, G);
         // whole blocks lie inside the part, whole groups inside those
-        expect(s.blocks.empty() || (s.blocks.begin * det::block >= offset &&
-                                    std::min(s.blocks.end * det::block, total) <= offset + n),
-               "whole blocks inside the part");
+        if (!s.blocks.empty()) {
+            INFO("whole blocks inside the part " << offset << " + " << n);
+            CHECK(s.blocks.begin * det::block >= offset);
+            CHECK(std::min(s.blocks.end * det::block, total) <= offset + n);
+        }
         multi::fixed_result<A, V> res;
         for (std::size_t b = s.blocks.begin; b < s.head_end; ++b) res.head.push_back(det::block_value<P>(r, x.data(), total, b));
         for (std::size_t g = s.groups.begin; g < s.groups.end; ++g) {
@@ -128,19 +124,20 @@ typename R::result_type simulate(const R& r, const std::vector<float>& x, const 
         offset += n;
     }
     V root{};
-    expect(multi::join<P, A>(shares, results, total, G, root), "the parts join into the whole tree");
+    INFO("the parts join into the whole tree");
+    CHECK(multi::join<P, A>(shares, results, total, G, root));
     return r.finish(det::result<P, A>(root));
 }
+} // namespace
 
-int plan_cases() {
-    std::mt19937_64 rng(preduce::test::seed() ^ 0x71a9);
-    std::size_t split_checks = 0;
-    // split(): contiguous, block-aligned, covering, balanced to a block.
+TEST_CASE("plan: split() cuts n elements into k contiguous, block-aligned parts that cover them and differ by at most "
+          "a block",
+          "[plan]") {
     for (std::size_t n : {std::size_t{0}, std::size_t{1}, std::size_t{4095}, std::size_t{4096}, std::size_t{4097},
                           std::size_t{1} << 20, (std::size_t{1} << 30) + 5, (std::size_t{1} << 33) + 4097})
         for (std::size_t k = 1; k <= 9; ++k) {
             const auto parts = multi::split(n, k);
-            context = "split n = " + std::to_string(n) + ", k = " + std::to_string(k);
+            CAPTURE(n, k);
             std::size_t at = 0, lo = SIZE_MAX, hi = 0;
             bool ok = parts.size() == k;
             for (const auto& p : parts) {
@@ -149,14 +146,22 @@ int plan_cases() {
                 lo = std::min(lo, p.size());
                 hi = std::max(hi, p.size());
             }
-            expect(ok && at == n, "parts are contiguous, block-aligned and cover [0, n)");
-            expect(hi - std::min(lo, hi) <= det::block || n % det::block != 0, "parts differ by at most one block");
-            ++split_checks;
+            {
+                INFO("parts are contiguous, block-aligned and cover [0, n)");
+                CHECK(ok);
+                CHECK(at == n);
+            }
+            INFO("parts differ by at most one block: " << lo << ".." << hi);
+            CHECK((hi - std::min(lo, hi) <= det::block || n % det::block != 0));
         }
+}
+
+TEST_CASE("plan: the fixed order joined from parts simulated on the host has det::reduce_serial's bits", "[plan]") {
+    INFO(seed_note());
+    std::mt19937_64 rng(preduce::test::seed() ^ 0x71a9);
     // The fixed order assembled from parts, against det::reduce_serial.
     const std::size_t sizes[] = {0, 1, 31, 4095, 4096, 4097, 8191, 8192, 8193, 5 * 4096 + 17, 16 * 4096, 16 * 4096 + 1,
                                  37 * 4096 + 4095, 100003};
-    std::size_t cases = 0;
     for (std::size_t total : sizes) {
         std::vector<float> x = preduce::test::random_values<float>(total, total);
         for (std::size_t G : {std::size_t{1}, std::size_t{2}, std::size_t{4}, std::size_t{8}, std::size_t{2048}})
@@ -173,37 +178,31 @@ int plan_cases() {
                 std::sort(cuts.begin(), cuts.end());
                 std::vector<std::size_t> lengths;
                 for (std::size_t c = 1; c < cuts.size(); ++c) lengths.push_back(cuts[c] - cuts[c - 1]);
-                context = "plan n = " + std::to_string(total) + ", G = " + std::to_string(G) + ", " +
-                          std::to_string(lengths.size()) + " parts";
+                INFO("plan n = " << total << ", G = " << G << ", " << lengths.size() << " parts");
                 const preduce::sum_reducer<float> sum{};
                 const weighted_sum w{};
                 const auto sdet = simulate<preduce::precision::deterministic>(sum, x, lengths, G);
                 const auto scomp = simulate<preduce::precision::compensated>(sum, x, lengths, G);
                 const auto wdet = simulate<preduce::precision::deterministic>(w, x, lengths, G);
                 const auto wcomp = simulate<preduce::precision::compensated>(w, x, lengths, G);
-                expect(same(sdet, det::reduce_serial<preduce::precision::deterministic>(sum, x.data(), total)), "sum, deterministic");
-                expect(same(scomp, det::reduce_serial<preduce::precision::compensated>(sum, x.data(), total)), "sum, compensated");
-                expect(same(wdet, det::reduce_serial<preduce::precision::deterministic>(w, x.data(), total)),
-                       "index-weighted sum, deterministic");
-                expect(same(wcomp, det::reduce_serial<preduce::precision::compensated>(w, x.data(), total)),
-                       "index-weighted sum, compensated");
-                ++cases;
+                CHECK(same(sdet, det::reduce_serial<preduce::precision::deterministic>(sum, x.data(), total)));
+                CHECK(same(scomp, det::reduce_serial<preduce::precision::compensated>(sum, x.data(), total)));
+                // the index-weighted sum
+                CHECK(same(wdet, det::reduce_serial<preduce::precision::deterministic>(w, x.data(), total)));
+                CHECK(same(wcomp, det::reduce_serial<preduce::precision::compensated>(w, x.data(), total)));
             }
     }
-    std::printf("plan: %zu split layouts, %zu fixed-order layouts, %d checks, %d failures (seed %llu)\n", split_checks,
-                cases, checks, failures, static_cast<unsigned long long>(preduce::test::seed()));
-    return failures == 0 ? 0 : 1;
 }
 
-// ---- GPU modes ---------------------------------------------------------------------------
+namespace {
 
+// ---- [one] and [multi]: on the GPUs -----------------------------------------------------
+
+// A CUDA call the case cannot go on without (allocations, copies): its failure ends the case.
 #define CUDA_OK(call)                                                                                 \
     do {                                                                                              \
         const cudaError_t e_ = (call);                                                                \
-        if (e_ != cudaSuccess) {                                                                      \
-            std::printf("CUDA call failed: %s: %s\n", #call, cudaGetErrorString(e_));                  \
-            std::exit(1);                                                                             \
-        }                                                                                             \
+        if (e_ != cudaSuccess) FAIL("CUDA call failed: " #call ": " << cudaGetErrorString(e_));       \
     } while (0)
 
 // One part's copy in the memory of its GPU.
@@ -304,62 +303,76 @@ void check_ops(const std::vector<T>& x, Run&& run) {
             sq += static_cast<long double>(v) * v;
         }
         const double s = run(preduce::sum, {}), want = seq(preduce::sum);
-        expect(std::fabs(s - want) <= 2.0 * static_cast<double>(n) * u * static_cast<double>(abs),
-               "sum within 2 n u sum|x| of seq: " + str(s) + " vs " + str(want));
+        {
+            INFO("sum within 2 n u sum|x| of seq: " << str(s) << " vs " << str(want));
+            CHECK(std::fabs(s - want) <= 2.0 * static_cast<double>(n) * u * static_cast<double>(abs));
+        }
         const double q = run(preduce::sumsq, {}), wq = seq(preduce::sumsq);
-        expect(std::fabs(q - wq) <= 2.0 * static_cast<double>(n) * u * static_cast<double>(sq),
-               "sumsq within 2 n u sum x^2 of seq: " + str(q) + " vs " + str(wq));
+        {
+            INFO("sumsq within 2 n u sum x^2 of seq: " << str(q) << " vs " << str(wq));
+            CHECK(std::fabs(q - wq) <= 2.0 * static_cast<double>(n) * u * static_cast<double>(sq));
+        }
         // The fixed orders: the bits of seq, whatever the parts.
         for (auto p : {preduce::precision::deterministic, preduce::precision::compensated}) {
             const preduce::options o{.precision = p};
-            const std::string name = std::string(" (") + preduce::name(p) + ")";
-            expect(same(run(preduce::sum, o), seq(preduce::sum, o)), "sum bits" + name);
-            expect(same(run(preduce::sumsq, o), seq(preduce::sumsq, o)), "sumsq bits" + name);
-            expect(same(run(preduce::asum, o), seq(preduce::asum, o)), "asum bits" + name);
-            expect(same(run(preduce::wide_sum, o), seq(preduce::wide_sum, o)), "wide_sum bits" + name);
+            INFO("bits, " << preduce::name(p));
+            CHECK(same(run(preduce::sum, o), seq(preduce::sum, o)));
+            CHECK(same(run(preduce::sumsq, o), seq(preduce::sumsq, o)));
+            CHECK(same(run(preduce::asum, o), seq(preduce::asum, o)));
+            CHECK(same(run(preduce::wide_sum, o), seq(preduce::wide_sum, o)));
         }
         const auto m = run(preduce::moments, {}), wm = seq(preduce::moments);
         double big = 0;
         for (T v : x) big = std::max(big, std::fabs(static_cast<double>(v)));
-        expect(m.count == wm.count, "moments count");
-        expect(n == 0 ? std::isnan(m.mean) : std::fabs(m.mean - wm.mean) <= 8.0 * static_cast<double>(n) * 0x1p-53 * big,
-               "mean: " + str(m.mean) + " vs " + str(wm.mean));
+        CHECK(m.count == wm.count);
+        if (n == 0) {
+            CHECK(std::isnan(m.mean));
+        } else {
+            INFO("mean: " << str(m.mean) << " vs " << str(wm.mean));
+            CHECK(std::fabs(m.mean - wm.mean) <= 8.0 * static_cast<double>(n) * 0x1p-53 * big);
+        }
         // Chan's merges in another order: a relative difference of a few n u in double
-        expect(n < 2 || std::fabs(m.m2 - wm.m2) <= 1e-8 * wm.m2, "m2: " + str(m.m2) + " vs " + str(wm.m2));
-        if (n == 0) expect(std::isnan(run(preduce::mean, {})), "mean of nothing is NaN");
+        if (n >= 2) {
+            INFO("m2: " << str(m.m2) << " vs " << str(wm.m2));
+            CHECK(std::fabs(m.m2 - wm.m2) <= 1e-8 * wm.m2);
+        }
+        if (n == 0) CHECK(std::isnan(run(preduce::mean, {})));  // the mean of nothing is NaN
     } else {
         // Integers: exact, wrapping, in every order.
-        expect(same(run(preduce::sum, {}), seq(preduce::sum)), "sum");
-        expect(same(run(preduce::wide_sum, {}), seq(preduce::wide_sum)), "wide_sum");
-        expect(same(run(preduce::sumsq, {}), seq(preduce::sumsq)), "sumsq");
+        CHECK(same(run(preduce::sum, {}), seq(preduce::sum)));
+        CHECK(same(run(preduce::wide_sum, {}), seq(preduce::wide_sum)));
+        CHECK(same(run(preduce::sumsq, {}), seq(preduce::sumsq)));
         const preduce::options d{.precision = preduce::precision::deterministic};
-        expect(same(run(preduce::sum, d), seq(preduce::sum)), "sum (deterministic, exact anyway)");
+        CHECK(same(run(preduce::sum, d), seq(preduce::sum)));  // deterministic: exact anyway
         const auto m = run(preduce::moments, {}), wm = seq(preduce::moments);
-        expect(m.count == wm.count, "moments count");
+        CHECK(m.count == wm.count);
     }
-    expect(same(run(preduce::min, {}), seq(preduce::min)), "min");
-    expect(same(run(preduce::max, {}), seq(preduce::max)), "max");
-    expect(same(run(preduce::argmin, {}), seq(preduce::argmin)), "argmin");
-    expect(same(run(preduce::argmax, {}), seq(preduce::argmax)), "argmax");
-    expect(same(run(preduce::minmax, {}), seq(preduce::minmax)), "minmax");
+    CHECK(same(run(preduce::min, {}), seq(preduce::min)));
+    CHECK(same(run(preduce::max, {}), seq(preduce::max)));
+    CHECK(same(run(preduce::argmin, {}), seq(preduce::argmin)));
+    CHECK(same(run(preduce::argmax, {}), seq(preduce::argmax)));
+    CHECK(same(run(preduce::minmax, {}), seq(preduce::minmax)));
     const T t = threshold_of(x);
-    expect(run(preduce::count_if(preduce::greater(t)), {}) == seq(preduce::count_if(preduce::greater(t))), "count_if");
+    CHECK(run(preduce::count_if(preduce::greater(t)), {}) == seq(preduce::count_if(preduce::greater(t))));
     // argmin/argmax with the exact-order option (exact operations ignore it)
     const preduce::options c{.precision = preduce::precision::compensated};
-    expect(same(run(preduce::argmax, c), seq(preduce::argmax)), "argmax (compensated)");
+    CHECK(same(run(preduce::argmax, c), seq(preduce::argmax)));
 }
 
 // Only the exact ops (min/max/arg*/minmax/count_if) over data with NaN and ties.
 template <class T, class Run>
 void check_exact_ops(const std::vector<T>& x, Run&& run) {
     const auto seq = [&](const auto& op) { return preduce::reduce(preduce::backend::seq, x.data(), x.size(), op); };
-    expect(same(run(preduce::min, {}), seq(preduce::min)), "min (nan/ties)");
-    expect(same(run(preduce::max, {}), seq(preduce::max)), "max (nan/ties)");
-    expect(same(run(preduce::argmin, {}), seq(preduce::argmin)), "argmin (nan/ties): index " +
-                                                                  std::to_string(run(preduce::argmin, {}).index) + " vs " +
-                                                                  std::to_string(seq(preduce::argmin).index));
-    expect(same(run(preduce::argmax, {}), seq(preduce::argmax)), "argmax (nan/ties)");
-    expect(same(run(preduce::minmax, {}), seq(preduce::minmax)), "minmax (nan/ties)");
+    INFO("data with NaN and ties");
+    CHECK(same(run(preduce::min, {}), seq(preduce::min)));
+    CHECK(same(run(preduce::max, {}), seq(preduce::max)));
+    {
+        const auto got = run(preduce::argmin, {}), want = seq(preduce::argmin);
+        INFO("argmin index " << got.index << " vs " << want.index);
+        CHECK(same(got, want));
+    }
+    CHECK(same(run(preduce::argmax, {}), seq(preduce::argmax)));
+    CHECK(same(run(preduce::minmax, {}), seq(preduce::minmax)));
 }
 
 // prod on its own data (values near 1 / odd integers, so the product is neither 0 nor inf).
@@ -368,11 +381,11 @@ void check_prod(const std::vector<T>& x, Run&& run) {
     const T want = preduce::reduce(preduce::backend::seq, x.data(), x.size(), preduce::prod);
     const T got = run(preduce::prod, {});
     if constexpr (std::is_floating_point_v<T>) {
-        expect(std::fabs(static_cast<double>(got) - static_cast<double>(want)) <=
-                   2.0 * static_cast<double>(x.size()) * unit_roundoff<T>() * std::fabs(static_cast<double>(want)),
-               "prod within 2 n u |p| of seq: " + str(got) + " vs " + str(want));
+        INFO("prod within 2 n u |p| of seq: " << str(got) << " vs " << str(want));
+        CHECK(std::fabs(static_cast<double>(got) - static_cast<double>(want)) <=
+              2.0 * static_cast<double>(x.size()) * unit_roundoff<T>() * std::fabs(static_cast<double>(want)));
     } else {
-        expect(got == want, "prod (wrapping)");
+        CHECK(got == want);  // prod, wrapping
     }
 }
 
@@ -406,10 +419,16 @@ std::vector<std::size_t> edges_of(const std::vector<std::size_t>& lengths) {
 // The order-checking user operation of tests/custom/ops.hpp.
 using custom_test::in_order;
 
-void expect_in_order(const in_order::seen& s, std::size_t n, const std::string& what) {
-    expect(n == 0 ? s.state == 0 : (s.state == 1 && s.first == 0 && s.last == n - 1),
-           what + ": global indices in order, left before right (state " + std::to_string(s.state) + ", " +
-               std::to_string(s.first) + ".." + std::to_string(s.last) + ")");
+// Global indices in order, left before right: every element seen once, first 0, last n - 1.
+void check_in_order(const in_order::seen& s, std::size_t n, const char* what) {
+    INFO(what << ": state " << s.state << ", " << s.first << ".." << s.last);
+    if (n == 0) {
+        CHECK(s.state == 0);
+    } else {
+        CHECK(s.state == 1);
+        CHECK(s.first == 0);
+        CHECK(s.last == n - 1);
+    }
 }
 
 template <class T>
@@ -424,7 +443,7 @@ void type_cases(int devices, std::mt19937_64& rng) {
         const std::vector<T> px = preduce::test::product_values<T>(n, salt++);
         for (const auto& lengths : layouts(n, devices, rng)) {
             const spread<T> s(x, lengths, devices);
-            context = type + ", reduce_parts, n = " + std::to_string(n) + ", parts " + s.shape;
+            INFO(type << ", reduce_parts, n = " << n << ", parts " << s.shape);
             const auto run = [&](const auto& op, const preduce::options& o) { return preduce::cuda::reduce_parts(s.parts, op, o); };
             check_ops(x, run);
             const spread<T> sp(px, lengths, devices);
@@ -445,7 +464,7 @@ void type_cases(int devices, std::mt19937_64& rng) {
         const std::vector<T> px = preduce::test::product_values<T>(n, salt++);
         const std::vector<T> nt = nan_tie_values<T>(n, salt++, {n / 2, n / 2 - 1, n / 4});
         for (int g : {0, 1, devices}) {
-            context = type + ", host data, n = " + std::to_string(n) + ", gpus = " + std::to_string(g);
+            INFO(type << ", host data, n = " << n << ", gpus = " << g);
             const auto on = [g](const std::vector<T>& data) {
                 return [g, &data](const auto& op, preduce::options o) {
                     o.gpus = g;
@@ -459,17 +478,18 @@ void type_cases(int devices, std::mt19937_64& rng) {
             for (auto p : {preduce::precision::deterministic, preduce::precision::compensated}) {
                 const preduce::options many{.gpus = g, .precision = p};
                 const preduce::options one{.gpus = 1, .precision = p};
-                expect(same(preduce::reduce(preduce::backend::cuda, x, preduce::sum, many),
-                            preduce::reduce(preduce::backend::cuda, x, preduce::sum, one)),
-                       std::string("sum bits as one GPU (") + preduce::name(p) + ")");
+                INFO("sum bits as one GPU, " << preduce::name(p));
+                CHECK(same(preduce::reduce(preduce::backend::cuda, x, preduce::sum, many),
+                           preduce::reduce(preduce::backend::cuda, x, preduce::sum, one)));
             }
             if constexpr (std::is_floating_point_v<T>) {
                 // two inputs split together (a zip source)
                 const std::vector<T> y = preduce::test::random_values<T>(n, salt++);
-                for (auto p : {preduce::precision::deterministic, preduce::precision::compensated})
-                    expect(same(preduce::reduce(preduce::backend::cuda, x, y, preduce::dot, {.gpus = g, .precision = p}),
-                                preduce::reduce(preduce::backend::seq, x, y, preduce::dot, {.precision = p})),
-                           std::string("dot bits (") + preduce::name(p) + ")");
+                for (auto p : {preduce::precision::deterministic, preduce::precision::compensated}) {
+                    INFO("dot bits, " << preduce::name(p));
+                    CHECK(same(preduce::reduce(preduce::backend::cuda, x, y, preduce::dot, {.gpus = g, .precision = p}),
+                               preduce::reduce(preduce::backend::seq, x, y, preduce::dot, {.precision = p})));
+                }
             }
         }
     }
@@ -490,16 +510,16 @@ void large_fixed_cases(int devices, std::size_t n, std::mt19937_64& rng) {
         const preduce::options o{.precision = p};
         const T want = preduce::reduce(preduce::backend::seq, x, preduce::sum, o);
         for (int g : {0, devices}) {
-            context = type + ", large host data, n = " + std::to_string(n) + ", gpus = " + std::to_string(g) + ", " + preduce::name(p);
-            expect(same(preduce::reduce(preduce::backend::cuda, x, preduce::sum, {.gpus = g, .precision = p}), want), "sum bits");
+            INFO(type << ", large host data, n = " << n << ", gpus = " << g << ", " << preduce::name(p));
+            CHECK(same(preduce::reduce(preduce::backend::cuda, x, preduce::sum, {.gpus = g, .precision = p}), want));
         }
         for (const auto& lengths : shapes) {
             const spread<T> s(x, lengths, devices);
-            context = type + ", large reduce_parts, n = " + std::to_string(n) + ", parts " + s.shape + ", " + preduce::name(p);
-            expect(same(preduce::cuda::reduce_parts(s.parts, preduce::sum, o), want), "sum bits");
+            INFO(type << ", large reduce_parts, n = " << n << ", parts " << s.shape << ", " << preduce::name(p));
+            CHECK(same(preduce::cuda::reduce_parts(s.parts, preduce::sum, o), want));
             if (p == preduce::precision::deterministic) {
                 const auto am = preduce::cuda::reduce_parts(s.parts, preduce::argmin);
-                expect(same(am, preduce::reduce(preduce::backend::seq, x, preduce::argmin)), "argmin");
+                CHECK(same(am, preduce::reduce(preduce::backend::seq, x, preduce::argmin)));
             }
         }
     }
@@ -515,19 +535,21 @@ void residency_cases(int devices) {
     float* pinned = nullptr;
     CUDA_OK(cudaMallocHost(&pinned, n * sizeof(float)));
     std::memcpy(pinned, x.data(), n * sizeof(float));
-    context = "pinned host memory, gpus = " + std::to_string(devices);
-    expect(same(preduce::reduce(preduce::backend::cuda, pinned, n, preduce::sum, o), want), "sum bits");
-    expect(same(preduce::reduce(preduce::backend::cuda, pinned, n, preduce::argmax, {.gpus = devices}), want_arg), "argmax");
+    {
+        INFO("pinned host memory, gpus = " << devices);
+        CHECK(same(preduce::reduce(preduce::backend::cuda, pinned, n, preduce::sum, o), want));
+        CHECK(same(preduce::reduce(preduce::backend::cuda, pinned, n, preduce::argmax, {.gpus = devices}), want_arg));
+    }
     CUDA_OK(cudaFreeHost(pinned));
     float* managed = nullptr;
     CUDA_OK(cudaMallocManaged(&managed, n * sizeof(float)));
     std::memcpy(managed, x.data(), n * sizeof(float));
-    context = "managed memory, gpus = " + std::to_string(devices);
-    expect(same(preduce::reduce(preduce::backend::cuda, managed, n, preduce::sum, o), want), "sum bits");
-    expect(same(preduce::reduce(preduce::backend::cuda, managed, n, preduce::argmax, {.gpus = devices}), want_arg), "argmax");
+    INFO("managed memory, gpus = " << devices);
+    CHECK(same(preduce::reduce(preduce::backend::cuda, managed, n, preduce::sum, o), want));
+    CHECK(same(preduce::reduce(preduce::backend::cuda, managed, n, preduce::argmax, {.gpus = devices}), want_arg));
     // managed memory as parts
     const std::vector<preduce::cuda::device_part<float>> parts{{0, managed, n / 3}, {devices - 1, managed + n / 3, n - n / 3}};
-    expect(same(preduce::cuda::reduce_parts(parts, preduce::sum, {.precision = o.precision}), want), "sum bits (managed parts)");
+    CHECK(same(preduce::cuda::reduce_parts(parts, preduce::sum, {.precision = o.precision}), want));
     CUDA_OK(cudaFree(managed));
 }
 
@@ -537,147 +559,206 @@ void order_cases(int devices, std::mt19937_64& rng) {
         const std::vector<float> x(n, 1.0f);
         for (const auto& lengths : layouts(n, devices, rng)) {
             const spread<float> s(x, lengths, devices);
-            context = "in_order, reduce_parts, n = " + std::to_string(n) + ", parts " + s.shape;
-            expect_in_order(preduce::cuda::reduce_parts(s.parts, in_order{}), n, "reduce_parts");
+            INFO("in_order, reduce_parts, n = " << n << ", parts " << s.shape);
+            check_in_order(preduce::cuda::reduce_parts(s.parts, in_order{}), n, "reduce_parts");
         }
-        context = "in_order, host data, n = " + std::to_string(n);
-        expect_in_order(preduce::cuda::reduce(x.data(), n, in_order{}, {.gpus = devices}), n, "gpus");
-        expect_in_order(preduce::cuda::reduce(x.data(), n, in_order{}, {.gpus = 0}), n, "gpus = 0");
+        INFO("in_order, host data, n = " << n);
+        check_in_order(preduce::cuda::reduce(x.data(), n, in_order{}, {.gpus = devices}), n, "gpus = devices");
+        check_in_order(preduce::cuda::reduce(x.data(), n, in_order{}, {.gpus = 0}), n, "gpus = 0");
     }
 }
 
 // Bad arguments: a preduce::invalid_argument with a one-line message naming the problem.
 template <class F>
-void expect_invalid(const char* what, const std::string& needle, F&& f) {
+void check_invalid(const char* what, const std::string& needle, F&& f) {
+    INFO(what);
     try {
         f();
-        expect(false, std::string(what) + ": no exception");
+        FAIL_CHECK("no exception");
     } catch (const preduce::invalid_argument& e) {
         const std::string m = e.what();
-        expect(m.find(needle) != std::string::npos && m.find('\n') == std::string::npos,
-               std::string(what) + ": message '" + m + "' should name '" + needle + "' on one line");
+        INFO("message '" << m << "' should name '" << needle << "' on one line");
+        CHECK(m.find(needle) != std::string::npos);
+        CHECK(m.find('\n') == std::string::npos);
     } catch (const std::exception& e) {
-        expect(false, std::string(what) + ": wrong exception: " + e.what());
+        FAIL_CHECK("wrong exception: " << e.what());
     }
 }
 
 void argument_cases(int visible, int devices) {
-    context = "bad arguments";
     const std::vector<float> x(1000, 1.0f);
     const std::string count = std::to_string(visible) + " GPU";
-    expect_invalid("gpus < 0", "options::gpus = -1", [&] { (void)preduce::reduce(preduce::backend::cuda, x, preduce::sum, {.gpus = -1}); });
-    expect_invalid("gpus > visible", count, [&] {
+    check_invalid("gpus < 0", "options::gpus = -1", [&] { (void)preduce::reduce(preduce::backend::cuda, x, preduce::sum, {.gpus = -1}); });
+    check_invalid("gpus > visible", count, [&] {
         (void)preduce::reduce(preduce::backend::cuda, x, preduce::sum, {.gpus = visible + 1});
     });
-    expect_invalid("gpus > visible, empty input", count, [&] {
+    check_invalid("gpus > visible, empty input", count, [&] {
         (void)preduce::reduce(preduce::backend::cuda, x.data(), 0, preduce::sum, {.gpus = visible + 1});
     });
     cudaStream_t stream = nullptr;
     CUDA_OK(cudaStreamCreate(&stream));
-    expect_invalid("stream with gpus = 0", "options::stream", [&] {
+    check_invalid("stream with gpus = 0", "options::stream", [&] {
         (void)preduce::reduce(preduce::backend::cuda, x, preduce::sum, {.stream = stream, .gpus = 0});
     });
-    expect_invalid("stream with gpus = 2", "options::stream", [&] {
+    check_invalid("stream with gpus = 2", "options::stream", [&] {
         (void)preduce::reduce(preduce::backend::cuda, x, preduce::sum, {.stream = stream, .gpus = 2});
     });
     // device memory through the front end with gpus != 1: it lives on one GPU
     device_copy<float> d0(0, x.data(), x.size());
-    expect_invalid("device memory with gpus = 0", "reduce_parts", [&] {
+    check_invalid("device memory with gpus = 0", "reduce_parts", [&] {
         (void)preduce::reduce(preduce::backend::cuda, d0.p, x.size(), preduce::sum, {.gpus = 0});
     });
     using part = preduce::cuda::device_part<float>;
     const auto parts_of = [](std::vector<part> v) { return v; };
-    expect_invalid("reduce_parts: device -1", "device -1", [&] { (void)preduce::cuda::reduce_parts(parts_of({{-1, d0.p, 10}}), preduce::sum); });
-    expect_invalid("reduce_parts: device out of range", count, [&] {
+    check_invalid("reduce_parts: device -1", "device -1", [&] { (void)preduce::cuda::reduce_parts(parts_of({{-1, d0.p, 10}}), preduce::sum); });
+    check_invalid("reduce_parts: device out of range", count, [&] {
         (void)preduce::cuda::reduce_parts(parts_of({{0, d0.p, 10}, {visible, d0.p, 10}}), preduce::sum);
     });
-    expect_invalid("reduce_parts: device out of range, empty part", "names device", [&] {
+    check_invalid("reduce_parts: device out of range, empty part", "names device", [&] {
         (void)preduce::cuda::reduce_parts(parts_of({{visible, nullptr, 0}}), preduce::sum);
     });
-    expect_invalid("reduce_parts: null data", "null", [&] { (void)preduce::cuda::reduce_parts(parts_of({{0, nullptr, 5}}), preduce::sum); });
-    expect_invalid("reduce_parts: pageable host data", "not memory of GPU 0", [&] {
+    check_invalid("reduce_parts: null data", "null", [&] { (void)preduce::cuda::reduce_parts(parts_of({{0, nullptr, 5}}), preduce::sum); });
+    check_invalid("reduce_parts: pageable host data", "not memory of GPU 0", [&] {
         (void)preduce::cuda::reduce_parts(parts_of({{0, x.data(), x.size()}}), preduce::sum);
     });
     float* pinned = nullptr;
     CUDA_OK(cudaMallocHost(&pinned, 64 * sizeof(float)));
-    expect_invalid("reduce_parts: pinned host data", "pinned host memory", [&] {
+    check_invalid("reduce_parts: pinned host data", "pinned host memory", [&] {
         (void)preduce::cuda::reduce_parts(parts_of({{0, pinned, 64}}), preduce::sum);
     });
     CUDA_OK(cudaFreeHost(pinned));
-    expect_invalid("reduce_parts: n past the allocation", "data + n - 1", [&] {
+    check_invalid("reduce_parts: n past the allocation", "data + n - 1", [&] {
         (void)preduce::cuda::reduce_parts(parts_of({{0, d0.p, std::size_t{1} << 40}}), preduce::sum);
     });
-    expect_invalid("reduce_parts: misaligned", "aligned", [&] {
+    check_invalid("reduce_parts: misaligned", "aligned", [&] {
         (void)preduce::cuda::reduce_parts(
             parts_of({{0, reinterpret_cast<const float*>(reinterpret_cast<const char*>(d0.p) + 2), 10}}), preduce::sum);
     });
-    expect_invalid("reduce_parts: stream", "options::stream", [&] {
+    check_invalid("reduce_parts: stream", "options::stream", [&] {
         (void)preduce::cuda::reduce_parts(parts_of({{0, d0.p, 10}}), preduce::sum, {.stream = stream});
     });
-    expect_invalid("reduce_parts: deterministic moments", "precision", [&] {
+    check_invalid("reduce_parts: deterministic moments", "precision", [&] {
         (void)preduce::cuda::reduce_parts(parts_of({{0, d0.p, 10}}), preduce::moments,
                                           {.precision = preduce::precision::deterministic});
     });
     if (devices >= 2) {
-        expect_invalid("reduce_parts: data on another GPU", "memory of GPU 0", [&] {
+        check_invalid("reduce_parts: data on another GPU", "memory of GPU 0", [&] {
             (void)preduce::cuda::reduce_parts(parts_of({{1, d0.p, 10}}), preduce::sum);
         });
     }
     CUDA_OK(cudaStreamDestroy(stream));
-    // the empty cases that are fine
-    context = "empty parts";
-    expect(same(preduce::cuda::reduce_parts(std::vector<part>{}, preduce::sum), -0.0f), "no parts: the identity");
-    expect(preduce::cuda::reduce_parts(parts_of({{0, nullptr, 0}, {devices - 1, nullptr, 0}}), preduce::argmin).index ==
-               preduce::no_index,
-           "empty parts: argmin has no index");
-    expect(same(preduce::cuda::reduce_parts(parts_of({{0, nullptr, 0}}), preduce::sum, {.precision = preduce::precision::compensated}),
-                -0.0f),
-           "empty parts, compensated: the identity");
+    // the empty cases that are fine: no parts and empty parts give the identity, argmin no index
+    CHECK(same(preduce::cuda::reduce_parts(std::vector<part>{}, preduce::sum), -0.0f));
+    CHECK(preduce::cuda::reduce_parts(parts_of({{0, nullptr, 0}, {devices - 1, nullptr, 0}}), preduce::argmin).index ==
+          preduce::no_index);
+    CHECK(same(preduce::cuda::reduce_parts(parts_of({{0, nullptr, 0}}), preduce::sum, {.precision = preduce::precision::compensated}),
+               -0.0f));
 }
 
-int gpu_cases(bool multi) {
+// GPUs visible to this process.
+int visible_gpus() {
     int visible = 0;
-    const cudaError_t e = cudaGetDeviceCount(&visible);
-    if (e != cudaSuccess || visible == 0) {
-        std::printf("SKIPPED: no usable GPU (%s)\n", e != cudaSuccess ? cudaGetErrorString(e) : "no device visible");
-        return 77;
-    }
-    if (multi && visible < 2) {
-        std::printf("SKIPPED: the multi-GPU cases need at least 2 GPUs; %d is visible. They did NOT run.\n", visible);
-        return 77;
-    }
-    const int devices = multi ? visible : 1;
-    std::printf("%s: %d GPU%s visible, cases over %d, seed %llu (set PREDUCE_TEST_SEED to repeat)\n",
-                multi ? "multi" : "one", visible, visible == 1 ? "" : "s", devices,
-                static_cast<unsigned long long>(preduce::test::seed()));
-    std::mt19937_64 rng(preduce::test::seed() ^ 0x6a09e667);
-    argument_cases(visible, devices);
+    CUDA_OK(cudaGetDeviceCount(&visible));
+    return visible;
+}
+
+// The GPUs a case spreads its work over: GPU 0 alone for the [one] cases, every visible GPU
+// for the [multi] cases (tests/support/cuda_main.cpp runs those only where 2 or more are).
+int gpus_for(bool multi) {
+    const int visible = visible_gpus();
+    if (multi) REQUIRE(visible >= 2);
+    return multi ? visible : 1;
+}
+
+// What a failure report needs to repeat the case: the GPUs and the seed.
+std::string gpu_note(int devices) {
+    return std::to_string(visible_gpus()) + " GPU(s) visible, cases over " + std::to_string(devices) + ", " + seed_note();
+}
+
+// The random part layouts of a case.
+std::mt19937_64 layout_rng() { return std::mt19937_64(preduce::test::seed() ^ 0x6a09e667); }
+
+void argument_case(bool multi) {
+    const int devices = gpus_for(multi);
+    INFO(gpu_note(devices));
+    argument_cases(visible_gpus(), devices);
+}
+
+void order_case(bool multi) {
+    const int devices = gpus_for(multi);
+    INFO(gpu_note(devices));
+    std::mt19937_64 rng = layout_rng();
     order_cases(devices, rng);
+}
+
+void residency_case(bool multi) {
+    const int devices = gpus_for(multi);
+    INFO(gpu_note(devices));
     residency_cases(devices);
-    type_cases<std::int32_t>(devices, rng);
-    type_cases<std::uint32_t>(devices, rng);
-    type_cases<std::int64_t>(devices, rng);
-    type_cases<std::uint64_t>(devices, rng);
-    type_cases<float>(devices, rng);
-    type_cases<double>(devices, rng);
-    large_fixed_cases<float>(devices, (std::size_t{1} << 26) + 5 * 4096 + 17, rng);
-    large_fixed_cases<double>(devices, (std::size_t{1} << 25) + 3 * 4096 + 5, rng);
-    std::printf("%s: %d checks, %d failures\n", multi ? "multi" : "one", checks, failures);
-    return failures == 0 ? 0 : 1;
+}
+
+template <class T>
+void type_case(bool multi) {
+    const int devices = gpus_for(multi);
+    INFO(gpu_note(devices));
+    std::mt19937_64 rng = layout_rng();
+    type_cases<T>(devices, rng);
+}
+
+template <class T>
+void large_fixed_case(bool multi) {
+    const int devices = gpus_for(multi);
+    INFO(gpu_note(devices));
+    std::mt19937_64 rng = layout_rng();
+    if constexpr (std::is_same_v<T, float>) large_fixed_cases<float>(devices, (std::size_t{1} << 26) + 5 * 4096 + 17, rng);
+    else large_fixed_cases<double>(devices, (std::size_t{1} << 25) + 3 * 4096 + 5, rng);
 }
 
 } // namespace
 
-int main(int argc, char** argv) {
-    const std::string mode = argc > 1 ? argv[1] : "";
-    try {
-        if (mode == "plan") return plan_cases();
-        if (mode == "one") return gpu_cases(false);
-        if (mode == "multi") return gpu_cases(true);
-    } catch (const std::exception& e) {
-        std::printf("FAILED: uncaught exception: %s [%s]\n", e.what(), context.c_str());
-        return 1;
-    }
-    std::printf("usage: %s plan|one|multi\n", argv[0]);
-    return 2;
+// ---- [one]: everything one GPU can run -------------------------------------------------------
+
+TEST_CASE("one GPU: bad arguments are invalid_argument with a one-line message naming the problem, and empty parts "
+          "give the identity",
+          "[one]") {
+    argument_case(false);
+}
+
+TEST_CASE("one GPU: non-commutative user operations keep operand order across parts", "[one]") { order_case(false); }
+
+TEST_CASE("one GPU: pinned and managed host memory, and managed memory as parts", "[one]") { residency_case(false); }
+
+TEMPLATE_TEST_CASE("one GPU: every op over reduce_parts and over host data with options::gpus agrees with seq", "[one]",
+                   std::int32_t, std::uint32_t, std::int64_t, std::uint64_t, float, double) {
+    type_case<TestType>(false);
+}
+
+TEMPLATE_TEST_CASE("one GPU: the fixed order over inputs of whole block groups has seq's bits", "[one]", float, double) {
+    large_fixed_case<TestType>(false);
+}
+
+// ---- [multi]: the same over every visible GPU (2 or more) -------------------------------------
+
+TEST_CASE("multi-GPU: bad arguments are invalid_argument with a one-line message naming the problem, and empty "
+          "parts give the identity",
+          "[multi]") {
+    argument_case(true);
+}
+
+TEST_CASE("multi-GPU: non-commutative user operations keep operand order across parts and GPUs", "[multi]") {
+    order_case(true);
+}
+
+TEST_CASE("multi-GPU: pinned and managed host memory split over GPUs, and managed memory as parts", "[multi]") {
+    residency_case(true);
+}
+
+TEMPLATE_TEST_CASE("multi-GPU: every op over reduce_parts and over host data with options::gpus agrees with seq",
+                   "[multi]", std::int32_t, std::uint32_t, std::int64_t, std::uint64_t, float, double) {
+    type_case<TestType>(true);
+}
+
+TEMPLATE_TEST_CASE("multi-GPU: the fixed order over inputs of whole block groups has seq's bits", "[multi]", float,
+                   double) {
+    large_fixed_case<TestType>(true);
 }

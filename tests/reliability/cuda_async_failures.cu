@@ -3,13 +3,13 @@
 // workspace too small, and inputs the GPU cannot read (pageable host memory, freed device
 // memory). Each must be a preduce exception with the CUDA context intact, so that the
 // next call works; a kernel that faulted on a bad address would instead end the context
-// for the rest of the process. A plain program (nvcc), one scenario per process:
-// exit 0 passes, 1 fails, 77 skips (no GPU).
+// for the rest of the process, so each case runs in a process of its own under ctest.
+// Catch2 cases (nvcc) run by tests/support/cuda_main.cpp: skipped (77) where no GPU is usable.
+#include <catch2/catch.hpp>
 #include <cuda_runtime_api.h>
 
 #include <cstdint>
 #include <cstdio>
-#include <cstdlib>
 #include <stdexcept>
 #include <string>
 #include <vector>
@@ -21,13 +21,6 @@
 #include "preduce/seq/reduce.hpp"
 
 namespace {
-
-int failures = 0;
-
-void expect(bool ok, const std::string& what) {
-    std::printf("%s: %s\n", ok ? "ok" : "FAILED", what.c_str());
-    if (!ok) ++failures;
-}
 
 using R = preduce::wide_sum_reducer<std::int32_t>;  // int32 summed in int64: exact
 using Result = R::result_type;
@@ -49,7 +42,15 @@ std::string error_of(F&& f) {
     }
 }
 
-bool starts_with(const std::string& s, const char* prefix) { return s.rfind(prefix, 0) == 0; }
+using Catch::Matchers::Contains;
+using Catch::Matchers::StartsWith;
+
+// No CUDA error left in the runtime's last-error slot.
+void check_no_error_left(const std::string& after) {
+    const cudaError_t e = cudaGetLastError();
+    INFO("no CUDA error left behind " << after << ": " << cudaGetErrorName(e));
+    CHECK(e == cudaSuccess);
+}
 
 struct device_input {
     std::vector<std::int32_t> host;
@@ -62,10 +63,7 @@ struct device_input {
         const bool ok = cudaMalloc(reinterpret_cast<void**>(&d), n * sizeof(std::int32_t)) == cudaSuccess &&
                         cudaMemcpy(d, host.data(), n * sizeof(std::int32_t), cudaMemcpyHostToDevice) == cudaSuccess &&
                         cudaMalloc(reinterpret_cast<void**>(&d_result), sizeof(Result)) == cudaSuccess;
-        if (!ok) {
-            std::printf("FAILED: cannot set up the device input\n");
-            std::exit(1);
-        }
+        if (!ok) FAIL("cannot set up the device input");
     }
     ~device_input() {
         cudaFree(d_result);
@@ -98,72 +96,107 @@ struct memory_hog {
     }
 };
 
+// After a refused input, the same stream and device still reduce correctly.
+void next_call_works(const char* after) {
+    INFO("the next call works after " << after);
+    const device_input in(std::size_t{1} << 20);
+    const std::string e = error_of([&] { preduce::cuda::reduce_async(in.d, in.n(), R{}, in.d_result, cudaStreamPerThread); });
+    CHECK(e == "");
+    CHECK(in.result(cudaStreamPerThread) == in.want);
+    check_no_error_left(std::string("after ") + after);
+}
+
+} // namespace
+
 // The first reduce_async of a process allocates its workspace (a cached cudaMalloc on the
 // default streams, preduce's pool on other streams); with no memory left both must be
 // out_of_memory. A caller-supplied workspace and a single-block input allocate nothing
-// and must still work.
-void out_of_memory() {
+// and must still work. [exclusive]: it takes all device memory, so it runs alone.
+TEST_CASE("out of device memory: reduce_async and reduce are out_of_memory, the caller's workspace and a single block "
+          "still work, and everything works again after",
+          "[exclusive]") {
     const device_input in(std::size_t{1} << 24);  // two-pass: needs a workspace
     cudaStream_t s = nullptr;
-    if (cudaStreamCreateWithFlags(&s, cudaStreamNonBlocking) != cudaSuccess) std::exit(1);
+    REQUIRE(cudaStreamCreateWithFlags(&s, cudaStreamNonBlocking) == cudaSuccess);
     void* own_workspace = nullptr;
     const std::size_t ws = preduce::cuda::workspace_bytes<R>(in.n());
-    if (cudaMalloc(&own_workspace, ws) != cudaSuccess) std::exit(1);
+    REQUIRE(cudaMalloc(&own_workspace, ws) == cudaSuccess);
     {
         const memory_hog hog;
         std::string e = error_of([&] { preduce::cuda::reduce_async(in.d, in.n(), R{}, in.d_result, cudaStreamPerThread); });
         std::printf("  %s\n", e.c_str());
-        expect(starts_with(e, "out_of_memory: "), "per-thread default stream, workspace cudaMalloc: out_of_memory");
+        {
+            INFO("per-thread default stream, workspace cudaMalloc: out_of_memory");
+            CHECK_THAT(e, StartsWith("out_of_memory: "));
+        }
         e = error_of([&] { preduce::cuda::reduce_async(in.d, in.n(), R{}, in.d_result, s); });
         std::printf("  %s\n", e.c_str());
-        expect(starts_with(e, "out_of_memory: "), "user stream, pool workspace: out_of_memory");
+        {
+            INFO("user stream, pool workspace: out_of_memory");
+            CHECK_THAT(e, StartsWith("out_of_memory: "));
+        }
         e = error_of([&] { (void)preduce::cuda::reduce(in.d, in.n(), R{}); });
-        expect(starts_with(e, "out_of_memory: "), "preduce::cuda::reduce on device data: out_of_memory");
+        {
+            INFO("preduce::cuda::reduce on device data: out_of_memory");
+            CHECK_THAT(e, StartsWith("out_of_memory: "));
+        }
         e = error_of([&] { preduce::cuda::reduce_async(in.d, in.n(), R{}, in.d_result, own_workspace, ws, s); });
-        expect(e.empty() && in.result(s) == in.want, "the caller's workspace: no allocation, right answer " + e);
+        {
+            INFO("the caller's workspace: no allocation, right answer");
+            CHECK(e == "");
+            CHECK(in.result(s) == in.want);
+        }
         // workspace_bytes() is 0 for what one block reduces: nothing to allocate either.
         const std::size_t one_block = 1000;
-        expect(preduce::cuda::workspace_bytes<R>(one_block) == 0, "a single-block input needs no workspace");
+        CHECK(preduce::cuda::workspace_bytes<R>(one_block) == 0);
         e = error_of([&] { preduce::cuda::reduce_async(in.d, one_block, R{}, in.d_result, s); });
-        expect(e.empty() && in.result(s) == preduce::seq::reduce(in.host.data(), one_block, R{}),
-               "a single-block input works with device memory exhausted " + e);
+        {
+            INFO("a single-block input works with device memory exhausted");
+            CHECK(e == "");
+            CHECK(in.result(s) == preduce::seq::reduce(in.host.data(), one_block, R{}));
+        }
     }
     std::string e = error_of([&] { preduce::cuda::reduce_async(in.d, in.n(), R{}, in.d_result, cudaStreamPerThread); });
-    expect(e.empty() && in.result(cudaStreamPerThread) == in.want, "per-thread default stream works again " + e);
+    {
+        INFO("per-thread default stream works again");
+        CHECK(e == "");
+        CHECK(in.result(cudaStreamPerThread) == in.want);
+    }
     e = error_of([&] { preduce::cuda::reduce_async(in.d, in.n(), R{}, in.d_result, s); });
-    expect(e.empty() && in.result(s) == in.want, "user stream works again " + e);
-    expect(cudaGetLastError() == cudaSuccess, "no CUDA error left behind");
+    {
+        INFO("user stream works again");
+        CHECK(e == "");
+        CHECK(in.result(s) == in.want);
+    }
+    check_no_error_left("");
     cudaFree(own_workspace);
     cudaStreamDestroy(s);
 }
 
-void small_workspace() {
+TEST_CASE("a caller workspace one byte short is invalid_argument, and the right size works") {
     const device_input in(std::size_t{1} << 22);
     const std::size_t ws = preduce::cuda::workspace_bytes<R>(in.n());
-    expect(ws > 0, "a two-pass input needs a workspace (" + std::to_string(ws) + " bytes)");
+    INFO("workspace_bytes = " << ws);
+    CHECK(ws > 0);  // a two-pass input needs a workspace
     void* w = nullptr;
-    if (cudaMalloc(&w, ws) != cudaSuccess) std::exit(1);
+    REQUIRE(cudaMalloc(&w, ws) == cudaSuccess);
     std::string e = error_of([&] { preduce::cuda::reduce_async(in.d, in.n(), R{}, in.d_result, w, ws - 1, cudaStreamPerThread); });
     std::printf("  %s\n", e.c_str());
-    expect(starts_with(e, "invalid_argument: ") && e.find("workspace") != std::string::npos,
-           "a workspace one byte short is invalid_argument");
+    CHECK_THAT(e, StartsWith("invalid_argument: ") && Contains("workspace"));
     e = error_of([&] { preduce::cuda::reduce_async(in.d, in.n(), R{}, in.d_result, w, ws, cudaStreamPerThread); });
-    expect(e.empty() && in.result(cudaStreamPerThread) == in.want, "the right size works " + e);
+    {
+        INFO("the right size works");
+        CHECK(e == "");
+        CHECK(in.result(cudaStreamPerThread) == in.want);
+    }
     cudaFree(w);
-}
-
-// After a refused input, the same stream and device still reduce correctly.
-void next_call_works(const char* after) {
-    const device_input in(std::size_t{1} << 20);
-    const std::string e = error_of([&] { preduce::cuda::reduce_async(in.d, in.n(), R{}, in.d_result, cudaStreamPerThread); });
-    expect(e.empty() && in.result(cudaStreamPerThread) == in.want, std::string("the next call works after ") + after + " " + e);
-    expect(cudaGetLastError() == cudaSuccess, std::string("no CUDA error left behind after ") + after);
 }
 
 // reduce_async reads in place. Pageable memory is readable by GPUs with pageable memory
 // access (HMM or ATS), where the answer must be right; elsewhere it must be refused
 // before a kernel faults on it.
-void pageable_input() {
+TEST_CASE("pageable host input is read in place where the GPU can read it and refused with invalid_argument "
+          "elsewhere, and the next call works") {
     const device_input in(std::size_t{1} << 20);
     int device = 0, pageable_access = 0;
     cudaGetDevice(&device);
@@ -174,44 +207,28 @@ void pageable_input() {
         if (cudaStreamSynchronize(cudaStreamPerThread) != cudaSuccess) throw std::runtime_error("the kernel faulted");
     });
     std::printf("  %s\n", e.empty() ? "returned" : e.c_str());
-    if (pageable_access != 0) expect(e.empty() && in.result(cudaStreamPerThread) == in.want, "pageable input read in place");
-    else expect(starts_with(e, "invalid_argument: ") && e.find("pageable") != std::string::npos,
-                "pageable input refused with invalid_argument");
+    if (pageable_access != 0) {
+        INFO("pageable input read in place");
+        CHECK(e == "");
+        CHECK(in.result(cudaStreamPerThread) == in.want);
+    } else {
+        INFO("pageable input refused with invalid_argument");
+        CHECK_THAT(e, StartsWith("invalid_argument: ") && Contains("pageable"));
+    }
     next_call_works("a pageable input");
 }
 
-void freed_input() {
+TEST_CASE("freed device memory is a preduce error before any kernel runs, and the next call works") {
     const device_input in(std::size_t{1} << 20);
     std::int32_t* freed = nullptr;
-    if (cudaMalloc(reinterpret_cast<void**>(&freed), in.n() * sizeof(std::int32_t)) != cudaSuccess) std::exit(1);
+    REQUIRE(cudaMalloc(reinterpret_cast<void**>(&freed), in.n() * sizeof(std::int32_t)) == cudaSuccess);
     cudaFree(freed);
     const std::string e = error_of([&] {
         preduce::cuda::reduce_async(freed, in.n(), R{}, in.d_result, cudaStreamPerThread);
         if (cudaStreamSynchronize(cudaStreamPerThread) != cudaSuccess) throw std::runtime_error("the kernel faulted");
     });
     std::printf("  %s\n", e.empty() ? "returned" : e.c_str());
-    expect(starts_with(e, "invalid_argument: ") || starts_with(e, "preduce::error: "),
-           "freed device memory is a preduce error before any kernel runs");
+    CHECK_THAT(e, StartsWith("invalid_argument: ") || StartsWith("preduce::error: "));
     next_call_works("freed device memory");
 }
 
-} // namespace
-
-int main(int argc, char** argv) {
-    int devices = 0;
-    if (cudaGetDeviceCount(&devices) != cudaSuccess || devices == 0) {
-        std::printf("SKIPPED: no CUDA device\n");
-        return 77;
-    }
-    const std::string scenario = argc > 1 ? argv[1] : "";
-    if (scenario == "out_of_memory") out_of_memory();
-    else if (scenario == "small_workspace") small_workspace();
-    else if (scenario == "pageable_input") pageable_input();
-    else if (scenario == "freed_input") freed_input();
-    else {
-        std::fprintf(stderr, "usage: %s out_of_memory|small_workspace|pageable_input|freed_input\n", argv[0]);
-        return 2;
-    }
-    std::printf("%s: %d failure(s)\n", scenario.c_str(), failures);
-    return failures == 0 ? 0 : 1;
-}

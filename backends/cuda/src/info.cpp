@@ -2,6 +2,10 @@
 
 #include <cuda_runtime_api.h>
 
+#include <string>
+
+#include "preduce/errors.hpp"
+
 namespace preduce::cuda::info {
 
 namespace {
@@ -17,6 +21,25 @@ cudaError_t device_count(int& count) noexcept {
     return e;
 }
 } // namespace
+
+int visible_devices() noexcept {
+    int count = 0;
+    return device_count(count) == cudaSuccess ? count : 0;
+}
+
+void check_options(const options& opts) {
+    if (opts.gpus == 1) return;
+    if (opts.stream != nullptr)
+        throw invalid_argument("preduce::cuda: options::stream is set together with options::gpus = " +
+                               std::to_string(opts.gpus) +
+                               "; a stream belongs to one GPU: leave stream unset to split over GPUs, or use gpus = 1");
+    const int count = visible_devices();
+    if (opts.gpus > count)
+        throw invalid_argument("preduce::cuda: options::gpus = " + std::to_string(opts.gpus) + " but " +
+                               std::to_string(count) + " GPU" + (count == 1 ? " is" : "s are") +
+                               " visible (CUDA_VISIBLE_DEVICES selects them); use at most " + std::to_string(count) +
+                               ", or 0 for all of them");
+}
 
 bool usable() noexcept {
     int count = 0;

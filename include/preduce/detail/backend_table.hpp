@@ -5,7 +5,8 @@
 // from CMake (PREDUCE_FOR_EACH_BUILT_BACKEND in config.hpp). A backend named here provides,
 // in backends/<name>/, the same two headers as every other: preduce/<name>/compiled.hpp
 // (the built-in reducers, compiled) and preduce/<name>/info.hpp (namespace
-// preduce::<name>::info: usable(), unusable_reason(), detail(options), reads_device_memory).
+// preduce::<name>::info: usable(), unusable_reason(), detail(options), check_options(options),
+// reads_device_memory).
 //
 //   X(name, what building it needs)
 #define PREDUCE_FOR_EACH_BACKEND(X)                                                                   \

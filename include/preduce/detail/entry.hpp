@@ -115,11 +115,13 @@ auto with_order(const options& opts, Run&& run) {
 //   reduce(data, n, op[, options])      one input
 //   reduce(x, y, n, op[, options])      two inputs read side by side (zip_source)
 // The empty input is the identity, finished, in every order (the fixed order's empty tree
-// is the identity too), and reads nothing.
+// is the identity too), and reads nothing; the options are checked all the same, including
+// those only the backend can judge on this machine (info::check_options, backend_table.hpp).
 #define PREDUCE_BACKEND_ENTRY_POINTS                                                                  \
     template <class R>                                                                                \
     typename R::result_type reduce_with(::preduce::source_t<R> src, std::size_t n, const R& reducer,  \
                                         const ::preduce::options& opts) {                             \
+        info::check_options(opts);                                                                    \
         return ::preduce::detail::with_order<R>(opts, [&](auto order) -> typename R::result_type {     \
             ::preduce::detail::check_source(src, n);                                                  \
             if (n == 0) return reducer.finish(R::identity());                                         \

@@ -16,6 +16,13 @@ std::string unusable_reason();
 // Name of the current device, e.g. "NVIDIA H200"; "no device" without one.
 std::string detail(const options& opts);
 
+// Options only this machine can judge, refused with invalid_argument whatever the input's
+// size: options::gpus above the visible GPUs, and options::stream with gpus != 1.
+void check_options(const options& opts);
+
+// GPUs visible to the runtime (CUDA_VISIBLE_DEVICES selects them); 0 without a driver.
+int visible_devices() noexcept;
+
 inline constexpr bool reads_device_memory = true;
 
 } // namespace preduce::cuda::info

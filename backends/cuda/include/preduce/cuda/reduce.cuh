@@ -30,6 +30,7 @@
 #include "preduce/cuda/runtime/placement.hpp"
 #include "preduce/cuda/staging/host_staging.cuh"
 #include "preduce/detail/entry.hpp"
+#include "preduce/cuda/info.hpp"
 #include "preduce/options.hpp"
 #include "preduce/precision.hpp"
 #include "preduce/source.hpp"

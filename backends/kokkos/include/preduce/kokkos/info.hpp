@@ -24,6 +24,7 @@ inline std::string unusable_reason() { return {}; }
 inline std::string detail(const options&) { return execution_space_name(); }
 // Device pointers are passed on: a device execution space reads them, a host space
 // refuses them itself (it knows which it is).
+inline void check_options(const options&) {}
 inline constexpr bool reads_device_memory = true;
 
 } // namespace preduce::kokkos::info

@@ -26,6 +26,7 @@
 #include <type_traits>
 
 #include "preduce/detail/entry.hpp"
+#include "preduce/kokkos/info.hpp"
 #include "preduce/host_simd/lane_fold.hpp"
 #include "preduce/errors.hpp"
 #include "preduce/kokkos/detail/fixed_order.hpp"

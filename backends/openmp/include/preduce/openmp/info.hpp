@@ -16,6 +16,7 @@ inline std::string unusable_reason() { return {}; }
 inline std::string detail(const options& opts) {
     return std::to_string(opts.threads > 0 ? opts.threads : default_threads()) + " threads";
 }
+inline void check_options(const options&) {}
 inline constexpr bool reads_device_memory = false;
 
 } // namespace preduce::openmp::info

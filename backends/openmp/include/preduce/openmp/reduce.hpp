@@ -17,6 +17,7 @@
 
 #include "preduce/host_simd/fixed_order_blocks.hpp"
 #include "preduce/detail/entry.hpp"
+#include "preduce/openmp/info.hpp"
 #include "preduce/host_simd/lane_fold.hpp"
 #include "preduce/options.hpp"
 #include "preduce/reducers.hpp"

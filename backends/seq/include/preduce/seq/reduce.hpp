@@ -9,6 +9,7 @@
 
 #include "preduce/host_simd/fixed_order_blocks.hpp"
 #include "preduce/detail/entry.hpp"
+#include "preduce/seq/info.hpp"
 #include "preduce/options.hpp"
 #include "preduce/precision.hpp"
 #include "preduce/source.hpp"

@@ -28,6 +28,7 @@
 #include <vector>
 
 #include "preduce/cuda/grid/fixed_order.cuh"
+#include "preduce/cuda/info.hpp"
 #include "preduce/cuda/grid/launch.cuh"
 #include "preduce/cuda/multi_gpu/plan.hpp"
 #include "preduce/cuda/multi_gpu/workers.hpp"
@@ -56,12 +57,6 @@ struct device_part {
 } // namespace preduce::cuda
 
 namespace preduce::cuda::detail::multi {
-
-inline int visible_devices() {
-    int count = 0;
-    check(cudaGetDeviceCount(&count), "cudaGetDeviceCount");
-    return count;
-}
 
 // One part of a multi-GPU reduction: elements [offset, offset + n) of the whole input, at
 // src; `where` is the placement of the whole input (a part lives where its input does).
@@ -227,21 +222,9 @@ typename R::result_type reduce_pieces(const R& r, const std::vector<piece<source
 
 // ---- entry points -------------------------------------------------------------------------
 
-// The devices options::gpus names (gpus != 1): the first k visible devices, k = gpus or,
-// for 0, all of them. Refuses what cannot be honoured.
-inline int gpus_for(const options& opts) {
-    if (opts.stream != nullptr)
-        throw invalid_argument("preduce::cuda: options::stream is set together with options::gpus = " +
-                               std::to_string(opts.gpus) +
-                               "; a stream belongs to one GPU: leave stream unset to split over GPUs, or use gpus = 1");
-    const int count = visible_devices();
-    if (opts.gpus > count)
-        throw invalid_argument("preduce::cuda: options::gpus = " + std::to_string(opts.gpus) + " but " +
-                               std::to_string(count) + " GPU" + (count == 1 ? " is" : "s are") +
-                               " visible (CUDA_VISIBLE_DEVICES selects them); use at most " + std::to_string(count) +
-                               ", or 0 for all of them");
-    return opts.gpus == 0 ? count : opts.gpus;
-}
+// The number of GPUs options::gpus names (gpus != 1, checked by info::check_options): the
+// first k visible devices, k = gpus or, for 0, all of them.
+inline int gpus_for(const options& opts) { return opts.gpus == 0 ? info::visible_devices() : opts.gpus; }
 
 // Whether options::gpus splits this input over several GPUs: host (pageable, pinned) and
 // managed memory of at least tuning::multi_gpu_min_elements elements, with at least two
@@ -277,7 +260,7 @@ std::vector<piece<const T*>> pieces_of(std::span<const device_part<T>> parts, co
     if (opts.stream != nullptr)
         throw invalid_argument("preduce::cuda::reduce_parts: options::stream is set, but a stream belongs to one GPU "
                                "and the parts may live on several; leave it unset");
-    const int count = parts.empty() ? 0 : visible_devices();
+    const int count = parts.empty() ? 0 : info::visible_devices();
     std::vector<piece<const T*>> pieces;
     std::size_t offset = 0;
     for (std::size_t i = 0; i < parts.size(); ++i) {
