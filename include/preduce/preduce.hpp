@@ -7,6 +7,7 @@
 #include "preduce/options.hpp"
 #include "preduce/reduce.hpp"
 #include "preduce/reducers.hpp"
+#include "preduce/segmented.hpp"
 #include "preduce/custom.hpp"
 #include "preduce/fused.hpp"
 #include "preduce/source.hpp"

@@ -45,10 +45,10 @@ void require_usable(backend b, bool usable, std::string (*reason)()) {
 
 // A backend that cannot read GPU device memory would crash on it: refused here, before any
 // work. One driver query per array (residence.hpp).
-void refuse_device_memory(backend b, const void* data, std::size_t n) {
-    if (n != 0 && locate(data) == memory_kind::device)
-        throw invalid_argument("preduce::reduce: data is GPU device memory, which the '" + std::string(name(b)) +
-                               "' backend cannot read; use backend::cuda or copy it to the host");
+void refuse_device_memory(backend b, const void* p, std::size_t n, const char* what = "data") {
+    if (n != 0 && locate(p) == memory_kind::device)
+        throw invalid_argument(std::string("preduce::reduce: ") + what + " is GPU device memory, which the '" +
+                               std::string(name(b)) + "' backend cannot reach; use backend::cuda or copy it to the host");
 }
 
 template <class S>
@@ -83,12 +83,43 @@ typename R::result_type route_to(backend b, source_t<R> data, std::size_t n, con
     throw_not_built(b);
 }
 
+template <class R>
+void route_segments_to(backend b, source_t<R> data, std::size_t n, const segment_layout& layout, const R& reducer,
+                       typename R::result_type* out, const options& opts) {
+    try {
+        switch (b) {
+#define PREDUCE_ROUTE_SEGMENTS_CASE(id)                                                         \
+    case backend::id:                                                                           \
+        require_usable(b, id::info::usable(), &id::info::unusable_reason);                      \
+        if constexpr (!id::info::reads_device_memory) {                                         \
+            if (layout.form == segment_form::offsets)                                           \
+                refuse_device_memory(b, layout.offsets, layout.count + 1, "offsets");                      \
+            refuse_device_memory(b, out, layout.count, "the output");                                         \
+            refuse_device_source(b, data, n);                                                   \
+        }                                                                                       \
+        id::compiled::run_segments(data, n, layout, reducer, out, opts);                        \
+        return;
+            PREDUCE_FOR_EACH_BUILT_BACKEND(PREDUCE_ROUTE_SEGMENTS_CASE)
+#undef PREDUCE_ROUTE_SEGMENTS_CASE
+        default: break;
+        }
+    } catch (const std::bad_alloc&) {
+        throw out_of_memory("preduce::reduce_segments(" + std::string(name(b)) + "): out of host memory for the workspace of " +
+                            std::to_string(layout.count) + " segments; free memory or reduce fewer segments");
+    }
+    throw_not_built(b);
+}
+
 } // namespace
 
 #define PREDUCE_DEFINE_ROUTE(R)                                                                    \
     typename R::result_type route(backend b, source_t<R> data, std::size_t n, const R& reducer,    \
                                      const options& opts) {                                           \
         return route_to<R>(b, data, n, reducer, opts);                                                   \
+    }                                                                                                 \
+    void route_segments(backend b, source_t<R> data, std::size_t n, const segment_layout& layout,      \
+                        const R& reducer, typename R::result_type* out, const options& opts) {       \
+        route_segments_to<R>(b, data, n, layout, reducer, out, opts);                                 \
     }
 PREDUCE_FOR_EACH_BUILTIN_REDUCER(PREDUCE_DEFINE_ROUTE)
 

@@ -18,8 +18,13 @@ backend under_test();
 
 // Returns a pointer with the same contents as [data, data + bytes) in the memory the
 // executable tests (the pointer itself for host memory). Valid until the next call with
-// the same slot; slots 0 and 1 hold the two inputs of a two-input reduction.
+// the same slot; slots 0 and 1 hold the two inputs of a two-input reduction, slot 2 the
+// offsets of a segmented one.
 const void* stage(const void* data, std::size_t bytes, int slot = 0);
+// An output of `bytes` in that memory (valid until the next call), and its contents copied
+// back to host memory.
+void* stage_output(std::size_t bytes);
+void fetch(void* host, const void* staged, std::size_t bytes);
 std::string residency();
 
 template <class T, class Op>

@@ -4,6 +4,7 @@
 // never exist in one place and be missing in another.
 #include <cstdint>
 
+#include "preduce/detail/segments.hpp"
 #include "preduce/fused.hpp"
 #include "preduce/reducers.hpp"
 #include "preduce/source.hpp"
@@ -44,17 +45,26 @@ PREDUCE_FOR_EACH_BUILTIN_REDUCER(PREDUCE_MARK_COMPILED)
 #undef PREDUCE_MARK_COMPILED
 } // namespace preduce::detail
 
-// The signature every backend library exports once per built-in reducer, as an
-// overload set in its own namespace (preduce::<backend>::compiled).
+// What every backend library exports once per built-in reducer, as an overload set in its
+// own namespace (preduce::<backend>::compiled): one result, and one result per segment.
 #define PREDUCE_DECLARE_COMPILED_RUN(R)                                                               \
     typename R::result_type run(::preduce::source_t<R> data, std::size_t n, const R& reducer,         \
-                                const ::preduce::options& opts);
+                                const ::preduce::options& opts);                                      \
+    void run_segments(::preduce::source_t<R> data, std::size_t n,                                     \
+                      const ::preduce::detail::segment_layout& layout, const R& reducer,              \
+                      typename R::result_type* out, const ::preduce::options& opts);
 
-// The matching definition: forwards to PREDUCE_BACKEND_NS::reduce_with, the backend's
-// header-only entry (detail/entry.hpp: options, input checks, order). A backend's compiled.cpp defines PREDUCE_BACKEND_NS and expands
+// The matching definitions: they forward to PREDUCE_BACKEND_NS::reduce_with and
+// reduce_segments_with, the backend's header-only entries (detail/entry.hpp: options, input
+// checks, order). A backend's compiled.cpp defines PREDUCE_BACKEND_NS and expands
 // PREDUCE_FOR_EACH_BUILTIN_REDUCER(PREDUCE_DEFINE_COMPILED_RUN).
 #define PREDUCE_DEFINE_COMPILED_RUN(R)                                                                \
     typename R::result_type run(::preduce::source_t<R> data, std::size_t n, const R& reducer,         \
                                 const ::preduce::options& opts) {                                     \
-        return PREDUCE_BACKEND_NS::reduce_with(data, n, reducer, opts);                             \
+        return PREDUCE_BACKEND_NS::reduce_with(data, n, reducer, opts);                               \
+    }                                                                                                 \
+    void run_segments(::preduce::source_t<R> data, std::size_t n,                                     \
+                      const ::preduce::detail::segment_layout& layout, const R& reducer,              \
+                      typename R::result_type* out, const ::preduce::options& opts) {                 \
+        PREDUCE_BACKEND_NS::reduce_segments_with(data, n, layout, reducer, out, opts);                \
     }

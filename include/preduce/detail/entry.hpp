@@ -18,6 +18,7 @@
 #include <type_traits>
 
 #include "preduce/detail/fixed_order/order.hpp"
+#include "preduce/detail/segments.hpp"
 #include "preduce/detail/resolve.hpp"
 #include "preduce/detail/type_name.hpp"
 #include "preduce/errors.hpp"
@@ -107,6 +108,30 @@ auto with_order(const options& opts, Run&& run) {
     return run(order_t<precision::fast>{});
 }
 
+// The reducer of Op over segments, for a backend's header-only segmented entry points: ops
+// that reshape their result on the host (mean, variance, minmax) are for the front end,
+// which can tell where the output lives.
+template <class V, class Op, class Run>
+void run_segments_op(const Op& op, Run&& run) {
+    const auto r = resolve_reducer<V>(op);
+    using R = std::remove_cvref_t<decltype(r)>;
+    static_assert(std::is_same_v<typename R::value_type, V>,
+                  "preduce: the operation's value_type differs from the element type of the data");
+    static_assert(!requires { typename Op::reshapes_result; },
+                  "preduce: the header-only segmented entry points write the reducer's own result; for mean, variance "
+                  "and minmax per segment use preduce::reduce_segments (the front end), or moments / fused(min, max)");
+    run(r);
+}
+
+// What a segmented call checks before any work, whatever the backend: the data's pointers
+// and an output for every segment. (The offsets are checked by check_offsets where the
+// host can read them, or by the backend that reads them in device memory.)
+template <class S>
+void check_segments(const S& src, std::size_t n, const segment_layout& layout, const void* out) {
+    check_source(src, n);
+    check_output(out, layout.count, layout.count, "preduce::reduce_segments");
+}
+
 } // namespace preduce::detail
 
 // The entry points every backend offers around its reduce_source<P>(src, n, reducer, opts),
@@ -114,6 +139,11 @@ auto with_order(const options& opts, Run&& run) {
 //   reduce_with(src, n, reducer, opts)  a reducer over a source: options, arrays, empty input, order
 //   reduce(data, n, op[, options])      one input
 //   reduce(x, y, n, op[, options])      two inputs read side by side (zip_source)
+//   reduce_segments_with(src, n, layout, reducer, out, opts)   one result per segment (segments.hpp)
+//   reduce_segments(data, n, offsets, m, op, out[, options]) / (x, y, n, offsets, m, ...)
+//   reduce_batches(data, n, k, op, out[, options]) / (x, y, n, k, ...)
+// A backend implements reduce_segments_source<P>(src, n, layout, reducer, out, opts) for
+// layout.count >= 1 beside reduce_source<P>.
 // The empty input is the identity, finished, in every order (the fixed order's empty tree
 // is the identity too), and reads nothing; the options are checked all the same, including
 // those only the backend can judge on this machine (info::check_options, backend_table.hpp).
@@ -136,5 +166,49 @@ auto with_order(const options& opts, Run&& run) {
     auto reduce(const A* x, const B* y, std::size_t n, const Op& op, const ::preduce::options& opts = {}) { \
         return ::preduce::detail::run_op<::preduce::zip_value<A, B>>(op, [&](const auto& r) {          \
             return reduce_with(::preduce::zip_source<A, B>{x, y}, n, r, opts);                        \
+        });                                                                                           \
+    }                                                                                                 \
+    template <class R>                                                                                \
+    void reduce_segments_with(::preduce::source_t<R> src, std::size_t n,                              \
+                              const ::preduce::detail::segment_layout& layout, const R& reducer,      \
+                              typename R::result_type* out, const ::preduce::options& opts) {         \
+        info::check_options(opts);                                                                    \
+        ::preduce::detail::with_order<R>(opts, [&](auto order) {                                      \
+            ::preduce::detail::check_segments(src, n, layout, out);                                   \
+            /* offsets a backend may find in device memory are that backend's to check */            \
+            if constexpr (!info::reads_device_memory)                                                 \
+                if (layout.form == ::preduce::detail::segment_form::offsets)                          \
+                    ::preduce::detail::check_offsets(layout.offsets, layout.count, n);                \
+            if (layout.count != 0) reduce_segments_source<decltype(order)::value>(src, n, layout, reducer, out, opts); \
+        });                                                                                           \
+    }                                                                                                 \
+    template <class T, class Op, class Out>                                                           \
+    void reduce_segments(const T* data, std::size_t n, const std::uint64_t* offsets, std::size_t m,   \
+                         const Op& op, Out* out, const ::preduce::options& opts = {}) {               \
+        ::preduce::detail::run_segments_op<T>(op, [&](const auto& r) {                                \
+            reduce_segments_with(data, n, ::preduce::detail::offsets_form(offsets, m), r, out, opts);  \
+        });                                                                                           \
+    }                                                                                                 \
+    template <class A, class B, class Op, class Out>                                                  \
+    void reduce_segments(const A* x, const B* y, std::size_t n, const std::uint64_t* offsets,         \
+                         std::size_t m, const Op& op, Out* out, const ::preduce::options& opts = {}) { \
+        ::preduce::detail::run_segments_op<::preduce::zip_value<A, B>>(op, [&](const auto& r) {        \
+            reduce_segments_with(::preduce::zip_source<A, B>{x, y}, n,                               \
+                                 ::preduce::detail::offsets_form(offsets, m), r, out, opts);          \
+        });                                                                                           \
+    }                                                                                                 \
+    template <class T, class Op, class Out>                                                           \
+    void reduce_batches(const T* data, std::size_t n, std::size_t k, const Op& op, Out* out,          \
+                        const ::preduce::options& opts = {}) {                                        \
+        ::preduce::detail::run_segments_op<T>(op, [&](const auto& r) {                                \
+            reduce_segments_with(data, n, ::preduce::detail::batches_form(n, k), r, out, opts);        \
+        });                                                                                           \
+    }                                                                                                 \
+    template <class A, class B, class Op, class Out>                                                  \
+    void reduce_batches(const A* x, const B* y, std::size_t n, std::size_t k, const Op& op, Out* out, \
+                        const ::preduce::options& opts = {}) {                                        \
+        ::preduce::detail::run_segments_op<::preduce::zip_value<A, B>>(op, [&](const auto& r) {        \
+            reduce_segments_with(::preduce::zip_source<A, B>{x, y}, n, ::preduce::detail::batches_form(n, k), r, \
+                                 out, opts);                                                          \
         });                                                                                           \
     }

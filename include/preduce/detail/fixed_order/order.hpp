@@ -218,24 +218,35 @@ inline constexpr bool exact_lift_v<wide_sum_reducer<T>> = true;
 template <class T>
 inline constexpr bool exact_lift_v<asum_reducer<T>> = true;
 
-// Called on a row of lifted values row[0, lanes) before they are added into the lanes:
-// for a lift that may multiply, the row goes through memory that an empty asm statement
-// is told to read, so no compiler can fuse a product with the lane addition that consumes
-// it (contraction happens after inlining, in whatever function the two end up in, under
-// the flags of the caller's translation unit). Costs one L1 store and load per element;
-// the loops on either side still vectorise. Device code needs no barrier (plus() above).
+// No FMA contraction where a lifted value meets a lane addition, whatever the flags of the
+// translation unit that instantiates the fixed order (contraction happens after inlining,
+// in whatever function the product and the addition end up in, under that function's
+// flags):
+//  - GCC: PREDUCE_NO_CONTRACT marks those functions -ffp-contract=off (GCC never inlines
+//    them into a caller with other options, and what they inline follows their own).
+//  - Clang cannot override -ffp-contract=fast per function: launder_row() passes each row
+//    of lifted values through memory that an empty asm statement is told to read, which
+//    forces every product to be rounded before it is added. For lifts that cannot multiply
+//    (exact_lift_v) it does nothing; the loops on either side still vectorise.
+//  - Device code needs neither: plus() above is never fused.
+#if defined(__GNUC__) && !defined(__clang__) && !defined(__CUDA_ARCH__)
+#define PREDUCE_NO_CONTRACT __attribute__((optimize("fp-contract=off")))
+#else
+#define PREDUCE_NO_CONTRACT
+#endif
+
 template <class R, class A>
 PREDUCE_HD inline void launder_row([[maybe_unused]] A* row) noexcept {
-#if !defined(__CUDA_ARCH__) && (defined(__GNUC__) || defined(__clang__))
+#if defined(__clang__) && !defined(__CUDA_ARCH__)
     if constexpr (!exact_lift_v<R>) __asm__ volatile("" : : "r"(row) : "memory");
 #endif
 }
 
 // Step 1-3: the value of block b of src[0, n), one lane at a time (the reference every
 // vectorised or parallel form must equal; also the short last block's path).
-template <precision P, class R>
-PREDUCE_HD value_t<P, typename R::accumulator_type> block_value(const R& r, source_t<R> src, std::size_t n,
-                                                                std::size_t b) {
+template <precision P, class R, class S = source_t<R>>
+PREDUCE_HD PREDUCE_NO_CONTRACT value_t<P, typename R::accumulator_type> block_value(const R& r, S src, std::size_t n,
+                                                                                    std::size_t b) {
     using A = typename R::accumulator_type;
     using V = value_t<P, A>;
     V lane[lanes];
@@ -268,6 +279,41 @@ PREDUCE_HD value_t<P, A> block_tree(value_t<P, A>* v, std::size_t m, A identity)
     }
     return v[0];
 }
+
+// Nodes at level L of the block tree over m blocks: ceil(m / 2^L).
+PREDUCE_HD constexpr std::uint64_t level_count(std::uint64_t level, std::uint64_t m) noexcept {
+    return level >= 62 ? (m > 0 ? 1 : 0) : (m >> level) + ((m & ((std::uint64_t{1} << level) - 1)) != 0);
+}
+
+// Step 4 over block values that arrive one at a time, in order, with their number m known
+// (a GPU warp folding one segment block after block): the tree's nodes as a stack, a node
+// merged with its left sibling as soon as it arrives, an odd last node moved up. The same
+// nodes, merged in the same pairs, as block_tree.
+template <precision P, class A>
+struct streaming_tree {
+    static constexpr int depth = 64;  // levels of a tree over < 2^64 blocks
+    value_t<P, A> node[depth];
+    std::uint64_t m;
+    std::uint64_t arrived = 0;
+    int top = 0;
+
+    PREDUCE_HD explicit streaming_tree(std::uint64_t blocks) : m(blocks) {}
+    PREDUCE_HD void push(value_t<P, A> x) {
+        std::uint64_t level = 0, index = arrived++;
+        while (level_count(level, m) > 1) {
+            if (index % 2 == 0) {
+                if (index + 1 < level_count(level, m)) break;  // its right sibling comes later
+            } else {
+                x = merge<P, A>(node[--top], x);  // the left sibling is the node on top
+            }
+            ++level;
+            index /= 2;
+        }
+        node[top++] = x;
+    }
+    // The sum of all m values (the identity's pair for m = 0).
+    PREDUCE_HD value_t<P, A> root(A identity) const { return m == 0 ? zero<P, A>(identity) : node[0]; }
+};
 
 // Step 4 and the final rounding over the block values v (overwritten): the result.
 template <precision P, class R>

@@ -37,11 +37,6 @@ namespace preduce::detail::det {
 
 inline constexpr std::uint64_t max_level = 62;
 
-// Nodes at level L of the tree over m blocks: ceil(m / 2^L).
-constexpr std::uint64_t level_count(std::uint64_t level, std::uint64_t m) noexcept {
-    return level >= max_level ? (m > 0 ? 1 : 0) : (m >> level) + ((m & ((std::uint64_t{1} << level) - 1)) != 0);
-}
-
 // Elements of block b in a sequence of `total` elements (4096 except for a short last block).
 constexpr std::uint64_t block_length(std::uint64_t b, std::uint64_t total) noexcept {
     const std::uint64_t first = b * block;

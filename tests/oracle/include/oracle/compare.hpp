@@ -6,6 +6,7 @@
 #include <string>
 #include <type_traits>
 
+#include "preduce/fused.hpp"
 #include "preduce/reducers.hpp"
 
 namespace preduce::test {
@@ -25,6 +26,11 @@ bool same(T a, T b) {
 template <class T>
 bool same(arg_result<T> a, arg_result<T> b) {
     return same(a.value, b.value) && a.index == b.index;
+}
+
+template <class T>
+bool same(minmax_result<T> a, minmax_result<T> b) {
+    return same(a.min, b.min) && same(a.max, b.max);
 }
 
 template <class T>

@@ -17,13 +17,16 @@
 // chunks), multi_gpu/ (several GPUs), runtime/ (errors, memory, where pointers live).
 #include <cuda_runtime_api.h>
 
+#include <array>
 #include <cstddef>
+#include <cstdint>
 #include <span>
 #include <vector>
 #include <type_traits>
 
 #include "preduce/cuda/grid/fixed_order.cuh"
 #include "preduce/cuda/grid/launch.cuh"
+#include "preduce/cuda/grid/segments.cuh"
 #include "preduce/cuda/multi_gpu/multi_gpu.cuh"
 #include "preduce/cuda/runtime/check.hpp"
 #include "preduce/cuda/runtime/memory.hpp"
@@ -98,6 +101,68 @@ typename R::result_type reduce_source(source_t<R> src, std::size_t n, const R& r
                   "cudaMemcpyAsync (result)");
     detail::check(cudaStreamSynchronize(stream), "cudaStreamSynchronize (kernel errors surface here)");
     return *host;
+}
+
+// One result per segment (detail/segments.hpp): src, the offsets and out may each be
+// device, managed, pinned or pageable memory. Pageable inputs are copied to the GPU first
+// (the data's extent, the offsets), a pageable output is written on the GPU and copied
+// back; offsets the host can read are checked here, device-resident ones by the kernel.
+template <precision P, class R>
+void reduce_segments_source(source_t<R> src, std::size_t n, const ::preduce::detail::segment_layout& layout,
+                            const R& reducer, typename R::result_type* out, const options& opts) {
+    namespace pd = ::preduce::detail;
+    using Result = typename R::result_type;
+    using C = detail::columns<source_t<R>>;
+    static_assert(std::is_trivially_copyable_v<Result>, "preduce::cuda: results are copied back bytewise");
+    const detail::error_state_guard errors;
+    cudaStream_t stream = opts.stream != nullptr ? static_cast<cudaStream_t>(opts.stream) : cudaStreamPerThread;
+    pd::segment_layout L = layout;
+    // Where everything lives, asked once; then the GPU that owns device arrays runs it.
+    const bool by_offsets = L.form == pd::segment_form::offsets;
+    const auto offsets_where = by_offsets ? detail::classify(L.offsets) : detail::placement<1>{};
+    const auto offsets_at = offsets_where.where[0];
+    if (by_offsets && offsets_at != detail::place::device) pd::check_offsets(L.offsets, L.count, n);
+    const std::uint64_t extent = !by_offsets ? L.extent() : offsets_at != detail::place::device ? L.offsets[L.count] : n;
+    const auto data_at = extent != 0 ? detail::classify(src) : detail::placement<C::count>{};
+    const auto out_at = detail::classify(static_cast<const Result*>(out));
+    int owner = data_at.owner >= 0 ? data_at.owner : out_at.owner;
+    if (owner < 0) owner = offsets_where.owner;
+    const detail::device_scope on_owner(owner);
+    // Pageable arrays are copied over; the rest is read and written in place.
+    detail::device_buffer d_offsets;
+    if (by_offsets && offsets_at == detail::place::pageable) {
+        d_offsets = detail::device_buffer((L.count + 1) * sizeof(std::uint64_t), stream);
+        detail::check(cudaMemcpyAsync(d_offsets.as<std::uint64_t>(), L.offsets, (L.count + 1) * sizeof(std::uint64_t),
+                                      cudaMemcpyHostToDevice, stream),
+                      "cudaMemcpyAsync (offsets)");
+        L.offsets = d_offsets.as<const std::uint64_t>();
+    }
+    source_t<R> on_gpu = src;
+    std::array<detail::device_buffer, C::count> d_data;
+    if (extent != 0) {
+        auto arrays = C::of(src);
+        for (std::size_t c = 0; c < C::count; ++c) {
+            if (data_at.where[c] != detail::place::pageable) continue;
+            const std::size_t bytes = extent * C::element_bytes[c];
+            d_data[c] = detail::device_buffer(bytes, stream);
+            detail::check(cudaMemcpyAsync(d_data[c].template as<void>(), arrays[c], bytes, cudaMemcpyHostToDevice, stream),
+                          "cudaMemcpyAsync (data)");
+            arrays[c] = d_data[c].template as<const void>();
+        }
+        on_gpu = C::make(arrays);
+    }
+    detail::device_buffer d_out;
+    Result* target = out;
+    if (out_at.where[0] == detail::place::pageable) {
+        d_out = detail::device_buffer(L.count * sizeof(Result), stream);
+        target = d_out.as<Result>();
+    }
+    detail::segments::enqueue<P>(reducer, on_gpu, n, L, target, stream);
+    if (target != out) {
+        detail::check(cudaMemcpyAsync(out, target, L.count * sizeof(Result), cudaMemcpyDeviceToHost, stream),
+                      "cudaMemcpyAsync (results)");
+        detail::check(cudaStreamSynchronize(stream), "cudaStreamSynchronize");
+    }
 }
 
 PREDUCE_BACKEND_ENTRY_POINTS

@@ -13,7 +13,7 @@
 namespace preduce::detail::det {
 
 template <precision P, class R>
-void block_values(const R& r, source_t<R> src, std::size_t n, std::size_t b0, std::size_t b1,
+PREDUCE_NO_CONTRACT void block_values(const R& r, source_t<R> src, std::size_t n, std::size_t b0, std::size_t b1,
                   value_t<P, typename R::accumulator_type>* out) {
     using A = typename R::accumulator_type;
     using V = value_t<P, A>;
@@ -32,23 +32,33 @@ void block_values(const R& r, source_t<R> src, std::size_t n, std::size_t b0, st
             for (std::size_t j = 0; j < lanes; ++j) wide[j] = zero<P, A>(R::identity()).s;
             for (std::size_t i = first; i < first + block; i += lanes) {
                 prefetch_ahead(src, i, lanes * sizeof(typename R::value_type));
-                A row[lanes];
-                PREDUCE_PRAGMA_OMP_SIMD
-                for (std::size_t j = 0; j < lanes; ++j) row[j] = r.lift(src[i + j], i + j);
-                launder_row<R>(row);
-                PREDUCE_PRAGMA_OMP_SIMD
-                for (std::size_t j = 0; j < lanes; ++j) wide[j] = wide[j] + W(row[j]);
+                if constexpr (exact_lift_v<R>) {
+                    PREDUCE_PRAGMA_OMP_SIMD
+                    for (std::size_t j = 0; j < lanes; ++j) wide[j] = wide[j] + W(r.lift(src[i + j], i + j));
+                } else {
+                    A row[lanes];
+                    PREDUCE_PRAGMA_OMP_SIMD
+                    for (std::size_t j = 0; j < lanes; ++j) row[j] = r.lift(src[i + j], i + j);
+                    launder_row<R>(row);
+                    PREDUCE_PRAGMA_OMP_SIMD
+                    for (std::size_t j = 0; j < lanes; ++j) wide[j] = wide[j] + W(row[j]);
+                }
             }
             for (std::size_t j = 0; j < lanes; ++j) lane[j] = V{wide[j], W(0)};
         } else {
             for (std::size_t j = 0; j < lanes; ++j) lane[j] = zero<P, A>(R::identity());
             for (std::size_t i = first; i < first + block; i += lanes) {
-                A row[lanes];
-                PREDUCE_PRAGMA_OMP_SIMD
-                for (std::size_t j = 0; j < lanes; ++j) row[j] = r.lift(src[i + j], i + j);
-                launder_row<R>(row);
-                PREDUCE_PRAGMA_OMP_SIMD
-                for (std::size_t j = 0; j < lanes; ++j) add<P, A>(lane[j], row[j]);
+                if constexpr (exact_lift_v<R>) {  // nothing to fuse: one loop, as fast as it gets
+                    PREDUCE_PRAGMA_OMP_SIMD
+                    for (std::size_t j = 0; j < lanes; ++j) add<P, A>(lane[j], r.lift(src[i + j], i + j));
+                } else {
+                    A row[lanes];
+                    PREDUCE_PRAGMA_OMP_SIMD
+                    for (std::size_t j = 0; j < lanes; ++j) row[j] = r.lift(src[i + j], i + j);
+                    launder_row<R>(row);
+                    PREDUCE_PRAGMA_OMP_SIMD
+                    for (std::size_t j = 0; j < lanes; ++j) add<P, A>(lane[j], row[j]);
+                }
             }
         }
         for (std::size_t w = lanes / 2; w > 0; w /= 2)
@@ -59,7 +69,7 @@ void block_values(const R& r, source_t<R> src, std::size_t n, std::size_t b0, st
 
 #if defined(PREDUCE_HOST_AVX2_DISPATCH)
 template <precision P, class R>
-__attribute__((target("avx2"), flatten)) void block_values_avx2(const R& r, source_t<R> src, std::size_t n,
+__attribute__((target("avx2"), flatten)) PREDUCE_NO_CONTRACT void block_values_avx2(const R& r, source_t<R> src, std::size_t n,
                                                                 std::size_t b0, std::size_t b1,
                                                                 value_t<P, typename R::accumulator_type>* out) {
     block_values<P>(r, src, n, b0, b1, out);

@@ -28,6 +28,7 @@
 #include "preduce/detail/entry.hpp"
 #include "preduce/kokkos/info.hpp"
 #include "preduce/host_simd/lane_fold.hpp"
+#include "preduce/host_simd/segments.hpp"
 #include "preduce/errors.hpp"
 #include "preduce/kokkos/detail/fixed_order.hpp"
 #include "preduce/kokkos/detail/fold.hpp"
@@ -171,6 +172,34 @@ typename R::result_type reduce_source(source_t<R> src, std::size_t n, const R& r
                             " (" + e.what() + ")");
     } catch (const std::exception& e) {  // Kokkos reports failures as std::runtime_error
         throw device_error(std::string("preduce::reduce(kokkos): Kokkos failed: ") + e.what());
+    }
+}
+
+// One result per segment (detail/segments.hpp): host_simd/segments.hpp's tasks as a
+// parallel_for on a host execution space. Device execution spaces are refused: the
+// segmented kernels are host code.
+template <precision P, class R>
+void reduce_segments_source(source_t<R> src, std::size_t n, const ::preduce::detail::segment_layout& layout,
+                            const R& reducer, typename R::result_type* out, const options&) {
+    if constexpr (!is_host_space<execution_space>) {
+        (void)src, (void)n, (void)layout, (void)reducer, (void)out;
+        throw backend_unavailable(std::string("preduce::kokkos: segmented reductions run on host execution spaces; "
+                                              "this Kokkos' default space is ") + execution_space::name());
+    } else {
+        detail::require_host_memory(src, n, "data");
+        detail::require_host_memory(out, layout.count, "output");
+        if (layout.form == ::preduce::detail::segment_form::offsets) {
+            detail::require_host_memory(layout.offsets, layout.count + 1, "offsets");
+            ::preduce::detail::check_offsets(layout.offsets, layout.count, n);
+        }
+        const auto lock = acquire();
+        const auto threads = static_cast<std::size_t>(execution_space().concurrency());
+        ::preduce::detail::segmented::reduce<P>(reducer, src, layout, out, threads > 0 ? threads : 1,
+                                                [](std::size_t count, auto&& task) {
+            Kokkos::parallel_for("preduce::kokkos::reduce_segments", detail::policy<execution_space>(0, static_cast<std::int64_t>(count)),
+                                 [&](std::int64_t t) { task(static_cast<std::size_t>(t)); });
+            Kokkos::fence();
+        });
     }
 }
 

@@ -19,6 +19,7 @@
 #include "preduce/detail/entry.hpp"
 #include "preduce/openmp/info.hpp"
 #include "preduce/host_simd/lane_fold.hpp"
+#include "preduce/host_simd/segments.hpp"
 #include "preduce/options.hpp"
 #include "preduce/reducers.hpp"
 
@@ -128,6 +129,23 @@ template <precision P, class R>
 typename R::result_type reduce_source(source_t<R> data, std::size_t n, const R& reducer, const options& opts) {
     if constexpr (P != precision::fast) return fixed_order<P>(reducer, data, n, thread_count(opts));
     else return fast_order(reducer, data, n, thread_count(opts));
+}
+
+// One result per segment (detail/segments.hpp): host_simd/segments.hpp's tasks, shared by
+// the team (dynamic: segment sizes may vary).
+template <precision P, class R>
+void reduce_segments_source(source_t<R> src, std::size_t, const ::preduce::detail::segment_layout& layout, const R& reducer,
+                            typename R::result_type* out, const options& opts) {
+    const int threads = thread_count(opts);
+    ::preduce::detail::segmented::reduce<P>(reducer, src, layout, out, static_cast<std::size_t>(threads),
+                                            [threads](std::size_t count, auto&& task) {
+        if (threads <= 1 || count <= 1) {
+            for (std::size_t t = 0; t < count; ++t) task(t);
+            return;
+        }
+#pragma omp parallel for schedule(dynamic, 1) num_threads(threads)
+        for (std::int64_t t = 0; t < static_cast<std::int64_t>(count); ++t) task(static_cast<std::size_t>(t));
+    });
 }
 
 PREDUCE_BACKEND_ENTRY_POINTS

@@ -5,9 +5,11 @@
 // preduce/detail/fixed_order/order.hpp instead, on one thread.
 //   preduce::seq::reduce(data, n, op[, options])   op: built-in, reducer or user operation
 //   preduce::seq::reduce(x, y, n, op[, options])   two inputs side by side (dot, zip transforms)
+//   preduce::seq::reduce_segments / reduce_batches  one result per segment (detail/entry.hpp)
 #include <cstddef>
 
 #include "preduce/host_simd/fixed_order_blocks.hpp"
+#include "preduce/host_simd/segments.hpp"
 #include "preduce/detail/entry.hpp"
 #include "preduce/seq/info.hpp"
 #include "preduce/options.hpp"
@@ -25,6 +27,15 @@ typename R::result_type reduce_source(source_t<R> src, std::size_t n, const R& r
         for (std::size_t i = 0; i < n; ++i) acc = R::combine(acc, reducer.lift(src[i], i));
         return reducer.finish(acc);
     }
+}
+
+// One result per segment (detail/segments.hpp), one segment after another.
+template <precision P, class R>
+void reduce_segments_source(source_t<R> src, std::size_t, const ::preduce::detail::segment_layout& layout, const R& reducer,
+                            typename R::result_type* out, const options&) {
+    ::preduce::detail::segmented::reduce<P>(reducer, src, layout, out, 1, [](std::size_t count, auto&& task) {
+        for (std::size_t t = 0; t < count; ++t) task(t);
+    });
 }
 
 PREDUCE_BACKEND_ENTRY_POINTS

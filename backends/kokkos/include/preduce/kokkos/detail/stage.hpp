@@ -10,6 +10,7 @@
 #include <string>
 
 #include "preduce/errors.hpp"
+#include "preduce/source.hpp"
 #include "preduce/kokkos/detail/space.hpp"
 #include "preduce/kokkos/runtime.hpp"
 
@@ -51,5 +52,21 @@ private:
     Kokkos::View<T*, mem_space> copy_;  // empty unless host data was copied for a device space
     const T* ptr_;
 };
+
+// For a host execution space reading an array in place (the segmented path): CUDA device
+// memory is refused, as staged_array does for whole-array reductions.
+template <class T>
+void require_host_memory(const T* p, std::size_t n, const char* what) {
+    if (n != 0 && locate(p) == memory_kind::device)
+        throw invalid_argument(std::string("preduce::kokkos: the ") + what +
+                               " is CUDA device memory, but this Kokkos runs on the host; copy it to host memory or "
+                               "use backend::cuda");
+}
+
+template <class A, class B>
+void require_host_memory(const zip_source<A, B>& s, std::size_t n, const char* what) {
+    require_host_memory(s.first, n, what);
+    require_host_memory(s.second, n, what);
+}
 
 } // namespace preduce::kokkos::detail

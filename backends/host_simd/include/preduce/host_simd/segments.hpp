@@ -1,0 +1,313 @@
+#pragma once
+// Many results per call on host cores (detail/segments.hpp says which elements each result
+// reduces), written once for every host backend: the work is cut into tasks here, and the
+// backend only says how tasks run (an executor: run(count, f) calls f(t) for every t in
+// [0, count), on one thread or many; seq loops, openmp uses a parallel for, kokkos a
+// parallel_for on its host execution space).
+//
+//  - contiguous segments (offsets, fixed): a task folds a run of whole small segments, or
+//    one piece of a large one; a large segment's pieces are combined in order afterwards.
+//    Each segment or piece goes through the single-range folds (host_fold: SIMD lanes; the
+//    fixed order's host_block_values), with indices counted from the segment's start.
+//  - strided segments (o, c): a task takes a band of columns and a run of rows and keeps
+//    one accumulator per column (fixed order: 32 lanes per column), so the loop over a row
+//    vectorises across columns, and every column sees its rows in order, which keeps
+//    non-commutative reducers in order too. Row runs split only when the columns alone
+//    would leave cores idle; their partials are combined in order.
+//
+// The fixed order of each segment is the one of order.hpp over that segment alone: the
+// same bits as reducing the segment by itself.
+#include <algorithm>
+#include <cstddef>
+#include <cstdint>
+#include <type_traits>
+#include <vector>
+
+#include "preduce/detail/fixed_order/order.hpp"
+#include "preduce/detail/segments.hpp"
+#include "preduce/host_simd/fixed_order_blocks.hpp"
+#include "preduce/host_simd/lane_fold.hpp"
+#include "preduce/precision.hpp"
+#include "preduce/source.hpp"
+
+namespace preduce::detail::segmented {
+
+namespace tuning {
+// Elements a task folds, about: enough that the task's bookkeeping is noise, few enough
+// that 2 .. 16 threads balance (the openmp backend's chunk, and a multiple of the fixed
+// order's 4096-element blocks).
+inline constexpr std::size_t task_elements = 16384;
+// At most this many segments in one task (keeps the task list short for tiny segments).
+inline constexpr std::size_t task_segments = 4096;
+// Columns a strided task keeps accumulators for: 256 floats of lanes fit L1 with room.
+inline constexpr std::size_t band_columns = 256;
+// Tasks wanted per thread before rows are split among tasks.
+inline constexpr std::size_t tasks_per_thread = 4;
+} // namespace tuning
+
+// ---- contiguous segments --------------------------------------------------------------------
+
+// A task: whole segments [first, last), or (piece >= 0) elements [lo, hi) of segment first.
+struct contiguous_task {
+    std::uint64_t first, last;
+    std::uint64_t lo, hi;
+    std::int64_t piece;  // index of this piece's partial, -1 for whole segments
+};
+
+struct contiguous_plan {
+    std::vector<contiguous_task> tasks;
+    std::vector<std::uint64_t> split;        // segments cut into pieces, in order
+    std::vector<std::uint64_t> split_first;  // index of each split segment's first piece
+    std::uint64_t pieces = 0;
+};
+
+// Cuts the segments into tasks; `align` (a divisor of task_elements) is what pieces of a
+// large segment are multiples of (the fixed order's blocks).
+inline contiguous_plan plan_contiguous(const segment_layout& L, std::size_t align) {
+    contiguous_plan p;
+    const std::uint64_t chunk = tuning::task_elements / align * align;
+    std::uint64_t start = 0, elements = 0;
+    const auto flush = [&](std::uint64_t end) {
+        if (end > start) p.tasks.push_back({start, end, 0, 0, -1});
+        start = end;
+        elements = 0;
+    };
+    for (std::uint64_t s = 0; s < L.count; ++s) {
+        const std::uint64_t len = L.length(s);
+        if (len > chunk) {
+            flush(s);
+            p.split.push_back(s);
+            p.split_first.push_back(p.pieces);
+            for (std::uint64_t lo = 0; lo < len; lo += chunk)
+                p.tasks.push_back({s, s + 1, lo, std::min(len, lo + chunk), static_cast<std::int64_t>(p.pieces++)});
+            start = s + 1;
+            continue;
+        }
+        elements += len;
+        if (elements >= chunk || s + 1 - start >= tuning::task_segments) flush(s + 1);
+    }
+    flush(L.count);
+    return p;
+}
+
+// The fast order of src[0, len) (a whole segment or a piece: indices as given).
+template <class R>
+typename R::accumulator_type fold_range(const R& r, source_t<R> seg, std::uint64_t lo, std::uint64_t hi, bool avx2) {
+    if (hi - lo < 16) {  // a handful of elements: the lanes would cost more than the fold
+        auto acc = R::identity();
+        for (std::uint64_t i = lo; i < hi; ++i) acc = R::combine(acc, r.lift(seg[i], i));
+        return acc;
+    }
+    return host_fold(r, seg, lo, hi, avx2);
+}
+
+template <class R, class Exec>
+void contiguous_fast(const R& r, source_t<R> src, const segment_layout& L, typename R::result_type* out, Exec&& exec) {
+    using A = typename R::accumulator_type;
+    const contiguous_plan p = plan_contiguous(L, 1);
+    std::vector<A> partial(p.pieces, R::identity());
+    const bool avx2 = use_avx2();
+    exec(p.tasks.size(), [&](std::size_t t) {
+        const contiguous_task& k = p.tasks[t];
+        if (k.piece >= 0) {
+            partial[static_cast<std::size_t>(k.piece)] = fold_range(r, src + L.begin(k.first), k.lo, k.hi, avx2);
+            return;
+        }
+        for (std::uint64_t s = k.first; s < k.last; ++s) out[s] = r.finish(fold_range(r, src + L.begin(s), 0, L.length(s), avx2));
+    });
+    for (std::size_t i = 0; i < p.split.size(); ++i) {
+        const std::uint64_t first = p.split_first[i];
+        const std::uint64_t last = i + 1 < p.split.size() ? p.split_first[i + 1] : p.pieces;
+        A acc = partial[first];
+        for (std::uint64_t k = first + 1; k < last; ++k) acc = R::combine(acc, partial[k]);
+        out[p.split[i]] = r.finish(acc);
+    }
+}
+
+template <precision P, class R, class Exec>
+void contiguous_fixed(const R& r, source_t<R> src, const segment_layout& L, typename R::result_type* out, Exec&& exec) {
+    using V = det::value_t<P, typename R::accumulator_type>;
+    const contiguous_plan p = plan_contiguous(L, det::block);
+    // Block values of the split segments, segment after segment.
+    std::vector<std::uint64_t> values_first(p.split.size() + 1, 0);
+    for (std::size_t i = 0; i < p.split.size(); ++i)
+        values_first[i + 1] = values_first[i] + det::block_count(L.length(p.split[i]));
+    std::vector<V> values(values_first.back());
+    const bool avx2 = use_avx2();
+    exec(p.tasks.size(), [&](std::size_t t) {
+        const contiguous_task& k = p.tasks[t];
+        if (k.piece >= 0) {
+            const auto i = static_cast<std::size_t>(
+                std::upper_bound(p.split.begin(), p.split.end(), k.first) - p.split.begin() - 1);
+            const std::uint64_t len = L.length(k.first);
+            det::host_block_values<P>(r, src + L.begin(k.first), len, k.lo / det::block, det::block_count(k.hi),
+                                      values.data() + values_first[i], avx2);
+            return;
+        }
+        std::vector<V> v;
+        for (std::uint64_t s = k.first; s < k.last; ++s) {
+            const std::uint64_t len = L.length(s);
+            v.resize(det::block_count(len));
+            det::host_block_values<P>(r, src + L.begin(s), len, 0, v.size(), v.data(), avx2);
+            out[s] = det::finish_blocks<P>(r, v);
+        }
+    });
+    for (std::size_t i = 0; i < p.split.size(); ++i) {
+        std::vector<V> v(values.begin() + static_cast<std::ptrdiff_t>(values_first[i]),
+                         values.begin() + static_cast<std::ptrdiff_t>(values_first[i + 1]));
+        out[p.split[i]] = det::finish_blocks<P>(r, v);
+    }
+}
+
+// ---- strided segments -------------------------------------------------------------------------
+
+// A task: column band [c0, c1) of outer index o, rows [j0, j1) (a row piece, whose partial
+// goes to slot `piece` of the band), or all rows.
+struct strided_task {
+    std::uint64_t o, c0, c1, j0, j1;
+    std::uint64_t piece;  // row piece index inside its (o, band): 0 .. pieces - 1
+};
+
+struct strided_plan {
+    std::vector<strided_task> tasks;
+    std::uint64_t row_pieces = 1;  // pieces per (o, band); 1: no split
+};
+
+inline strided_plan plan_strided(const segment_layout& L, std::size_t threads, std::uint64_t row_align) {
+    strided_plan p;
+    const std::uint64_t C = L.inner, M = L.size;
+    const std::uint64_t O = C == 0 ? 0 : L.count / C;
+    const std::uint64_t bands = (C + tuning::band_columns - 1) / tuning::band_columns;
+    const std::uint64_t want = static_cast<std::uint64_t>(threads) * tuning::tasks_per_thread;
+    if (O * bands < want && M > row_align) {
+        p.row_pieces = std::min<std::uint64_t>((want + O * bands - 1) / (O * bands), (M + row_align - 1) / row_align);
+    }
+    const std::uint64_t rows_per = (M + p.row_pieces - 1) / p.row_pieces;
+    const std::uint64_t rows = (rows_per + row_align - 1) / row_align * row_align;
+    for (std::uint64_t o = 0; o < O; ++o)
+        for (std::uint64_t b = 0; b < bands; ++b)
+            for (std::uint64_t k = 0; k < p.row_pieces; ++k) {
+                const std::uint64_t j0 = std::min(M, k * rows), j1 = std::min(M, (k + 1) * rows);
+                p.tasks.push_back({o, b * tuning::band_columns, std::min(C, (b + 1) * tuning::band_columns), j0, j1, k});
+            }
+    return p;
+}
+
+// acc[c - c0] folded over rows [j0, j1) of band [c0, c1) of outer index o.
+template <class R>
+void fold_band(const R& r, source_t<R> src, const segment_layout& L, const strided_task& k,
+               typename R::accumulator_type* acc) {
+    const std::uint64_t C = L.inner, M = L.size, w = k.c1 - k.c0;
+    for (std::uint64_t j = k.j0; j < k.j1; ++j) {
+        const auto row = src + ((k.o * M + j) * C + k.c0);
+        PREDUCE_PRAGMA_OMP_SIMD
+        for (std::uint64_t c = 0; c < w; ++c) acc[c] = R::combine(acc[c], r.lift(row[c], j));
+    }
+}
+
+template <class R, class Exec>
+void strided_fast(const R& r, source_t<R> src, const segment_layout& L, typename R::result_type* out, std::size_t threads,
+                  Exec&& exec) {
+    using A = typename R::accumulator_type;
+    const strided_plan p = plan_strided(L, threads, 1);
+    const std::uint64_t C = L.inner;
+    // With row pieces, each task leaves its band's partials in a slot of its own.
+    std::vector<A> partial(p.row_pieces > 1 ? p.tasks.size() * tuning::band_columns : 0, R::identity());
+    exec(p.tasks.size(), [&](std::size_t t) {
+        const strided_task& k = p.tasks[t];
+        A local[tuning::band_columns];
+        A* acc = p.row_pieces > 1 ? partial.data() + t * tuning::band_columns : local;
+        std::fill(acc, acc + (k.c1 - k.c0), R::identity());
+        fold_band(r, src, L, k, acc);
+        if (p.row_pieces == 1)
+            for (std::uint64_t c = k.c0; c < k.c1; ++c) out[k.o * C + c] = r.finish(acc[c - k.c0]);
+    });
+    if (p.row_pieces == 1) return;
+    for (std::size_t t = 0; t < p.tasks.size(); t += p.row_pieces) {  // the pieces of one band, in row order
+        const strided_task& k = p.tasks[t];
+        for (std::uint64_t c = 0; c < k.c1 - k.c0; ++c) {
+            A acc = partial[t * tuning::band_columns + c];
+            for (std::uint64_t q = 1; q < p.row_pieces; ++q) acc = R::combine(acc, partial[(t + q) * tuning::band_columns + c]);
+            out[k.o * C + k.c0 + c] = r.finish(acc);
+        }
+    }
+}
+
+// The fixed order of every column of a band over rows [j0, j1) (whole 4096-row blocks, or
+// up to the last row): block values into v[(block - j0 / 4096) * w + c]. Lane j % 32 of a
+// column adds the column's rows j of the block in order, as det::block_value does.
+template <precision P, class R>
+PREDUCE_NO_CONTRACT void band_block_values(const R& r, source_t<R> src, const segment_layout& L, const strided_task& k,
+                       det::value_t<P, typename R::accumulator_type>* v) {
+    using A = typename R::accumulator_type;
+    using V = det::value_t<P, A>;
+    const std::uint64_t C = L.inner, M = L.size, w = k.c1 - k.c0;
+    std::vector<V> lanes(det::lanes * w);
+    std::vector<A> row_lifted(w);
+    for (std::uint64_t b0 = k.j0; b0 < k.j1; b0 += det::block) {
+        const std::uint64_t b1 = std::min(k.j1, b0 + det::block);
+        std::fill(lanes.begin(), lanes.end(), det::zero<P, A>(R::identity()));
+        for (std::uint64_t j = b0; j < b1; ++j) {
+            const auto row = src + ((k.o * M + j) * C + k.c0);
+            V* lane = lanes.data() + (j - b0) % det::lanes * w;
+            PREDUCE_PRAGMA_OMP_SIMD
+            for (std::uint64_t c = 0; c < w; ++c) row_lifted[c] = r.lift(row[c], j);
+            det::launder_row<R>(row_lifted.data());
+            PREDUCE_PRAGMA_OMP_SIMD
+            for (std::uint64_t c = 0; c < w; ++c) det::add<P, A>(lane[c], row_lifted[c]);
+        }
+        for (std::size_t s = det::lanes / 2; s > 0; s /= 2)
+            for (std::size_t j = 0; j < s; ++j)
+                for (std::uint64_t c = 0; c < w; ++c) lanes[j * w + c] = det::merge<P, A>(lanes[j * w + c], lanes[(j + s) * w + c]);
+        V* dst = v + (b0 - k.j0) / det::block * w;
+        for (std::uint64_t c = 0; c < w; ++c) dst[c] = lanes[c];
+    }
+}
+
+template <precision P, class R, class Exec>
+void strided_fixed(const R& r, source_t<R> src, const segment_layout& L, typename R::result_type* out, std::size_t threads,
+                   Exec&& exec) {
+    using V = det::value_t<P, typename R::accumulator_type>;
+    const strided_plan p = plan_strided(L, threads, det::block);
+    const std::uint64_t C = L.inner, m = det::block_count(L.size);
+    // Block values, per task: (blocks of its rows) x (its columns), at a fixed stride.
+    const std::uint64_t per_task_blocks = p.row_pieces > 1 ? det::block_count(p.tasks.empty() ? 0 : p.tasks[0].j1 - p.tasks[0].j0) : m;
+    std::vector<V> values(p.tasks.size() * per_task_blocks * tuning::band_columns);
+    exec(p.tasks.size(), [&](std::size_t t) {
+        band_block_values<P>(r, src, L, p.tasks[t], values.data() + t * per_task_blocks * tuning::band_columns);
+    });
+    std::vector<V> column(m);
+    for (std::size_t t = 0; t < p.tasks.size(); t += p.row_pieces) {
+        const strided_task& k = p.tasks[t];
+        const std::uint64_t w = k.c1 - k.c0;
+        for (std::uint64_t c = 0; c < w; ++c) {
+            std::uint64_t b = 0;
+            for (std::uint64_t q = 0; q < p.row_pieces; ++q) {
+                const strided_task& piece = p.tasks[t + q];
+                const V* v = values.data() + (t + q) * per_task_blocks * tuning::band_columns;
+                for (std::uint64_t i = 0; i < det::block_count(piece.j1 - piece.j0); ++i) column[b++] = v[i * w + c];
+            }
+            column.resize(b);
+            out[k.o * C + k.c0 + c] = det::finish_blocks<P>(r, column);
+            column.resize(m);
+        }
+    }
+}
+
+// ---- entry ------------------------------------------------------------------------------------
+
+// Every segment of L over src into out[0, L.count), in order P, on `threads` threads at most
+// through exec.
+template <precision P, class R, class Exec>
+void reduce(const R& r, source_t<R> src, const segment_layout& L, typename R::result_type* out, std::size_t threads,
+            Exec&& exec) {
+    if (L.form == segment_form::strided) {
+        if constexpr (P == precision::fast) strided_fast(r, src, L, out, threads, exec);
+        else strided_fixed<P>(r, src, L, out, threads, exec);
+    } else {
+        if constexpr (P == precision::fast) contiguous_fast(r, src, L, out, exec);
+        else contiguous_fixed<P>(r, src, L, out, exec);
+    }
+}
+
+} // namespace preduce::detail::segmented
