@@ -26,6 +26,7 @@
 
 #include "gpu_inputs.cuh"
 #include "ladder.cuh"
+#include "segments_bench.cuh"
 #include "preduce/cuda/reduce.cuh"
 #include "preduce/precision.hpp"
 #include "preduce/custom.hpp"
@@ -487,6 +488,7 @@ int main(int argc, char** argv) {
     other_type(std::int32_t{});
     register_ladder();
     register_multigpu();
+    register_segments();
     benchmark::Initialize(&argc, argv);
     benchmark::RunSpecifiedBenchmarks();
     benchmark::Shutdown();

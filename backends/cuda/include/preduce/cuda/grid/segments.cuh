@@ -21,10 +21,14 @@
 #include <cstddef>
 #include <cstdint>
 #include <string>
+#include <type_traits>
 #include <vector>
 
 #include "preduce/cuda/grid/fixed_order.cuh"
+#include "preduce/cuda/block/block_reduce.cuh"
 #include "preduce/cuda/grid/kernels.cuh"
+#include "preduce/cuda/thread/thread_fold.cuh"
+#include "preduce/cuda/tuning.hpp"
 #include "preduce/cuda/grid/launch.cuh"
 #include "preduce/cuda/runtime/check.hpp"
 #include "preduce/cuda/runtime/memory.hpp"
@@ -61,33 +65,122 @@ __device__ __forceinline__ bool segment_extent(const layout& L, std::uint64_t s,
     return true;
 }
 
-template <class R>
+// A group of G lanes (1, 2, .. 32: about the segments' mean length) per segment, groups
+// grid-stride over the segments; every lane of a warp runs the same number of rounds, so the
+// group's shuffle tree always has the whole warp.
+template <int G, class R>
 __global__ void __launch_bounds__(256)
-    warp_per_segment(R r, source_t<R> src, layout L, std::uint64_t n, typename R::result_type* __restrict__ out,
-                     std::uint64_t big, big_segment* __restrict__ list, unsigned long long* __restrict__ listed, int* bad) {
+    group_per_segment(R r, source_t<R> src, layout L, std::uint64_t n, typename R::result_type* __restrict__ out,
+                      std::uint64_t small, big_segment* __restrict__ medium, std::uint64_t big,
+                      big_segment* __restrict__ list, unsigned long long* __restrict__ listed, int* bad) {
     using A = typename R::accumulator_type;
-    const unsigned lane = threadIdx.x % 32;
-    const std::uint64_t warps = static_cast<std::uint64_t>(gridDim.x) * (blockDim.x / 32);
-    for (std::uint64_t s = (static_cast<std::uint64_t>(blockIdx.x) * blockDim.x + threadIdx.x) / 32; s < L.count;
-         s += warps) {
+    const unsigned lane = threadIdx.x % G;
+    const std::uint64_t group = (static_cast<std::uint64_t>(blockIdx.x) * blockDim.x + threadIdx.x) / G;
+    const std::uint64_t groups = static_cast<std::uint64_t>(gridDim.x) * blockDim.x / G;
+    const std::uint64_t warp_first = group - (threadIdx.x % 32) / G;  // the warp's first group
+    for (std::uint64_t round = 0; warp_first + round * groups < L.count; ++round) {
+        const std::uint64_t s = group + round * groups;
         std::uint64_t begin = 0, len = 0;
-        if (!segment_extent(L, s, n, begin, len, bad)) continue;
-        if (len > big) {
-            if (lane == 0) list[atomicAdd(listed, 1ull)] = {s, begin, len};
-            continue;
+        bool mine = s < L.count && segment_extent(L, s, n, begin, len, bad);
+        if (mine && len > small) {  // to block_per_segment, or cut into jobs for segment_chunks
+            if (lane == 0) {
+                if (len > big) list[atomicAdd(listed, 1ull)] = {s, begin, len};
+                else medium[atomicAdd(listed + 1, 1ull)] = {s, begin, len};
+            }
+            mine = false;
         }
-        const auto seg = src + begin;
         A acc = R::identity();
-        if constexpr (is_commutative_v<R>) {
-            for (std::uint64_t j = lane; j < len; j += 32) acc = R::combine(acc, r.lift(seg[j], j));
-        } else {
-            const std::uint64_t per = (len + 31) / 32;
-            const std::uint64_t lo = lane * per < len ? lane * per : len, hi = lo + per < len ? lo + per : len;
-            for (std::uint64_t j = lo; j < hi; ++j) acc = R::combine(acc, r.lift(seg[j], j));
+        if (mine) {
+            const auto seg = src + begin;
+            if constexpr (is_commutative_v<R>) {
+                for (std::uint64_t j = lane; j < len; j += G) acc = R::combine(acc, r.lift(seg[j], j));
+            } else {
+                const std::uint64_t per = (len + G - 1) / G;
+                const std::uint64_t lo = lane * per < len ? lane * per : len, hi = lo + per < len ? lo + per : len;
+                for (std::uint64_t j = lo; j < hi; ++j) acc = R::combine(acc, r.lift(seg[j], j));
+            }
         }
-        acc = warp_reduce<R>(acc);
-        if (lane == 0) store_whole(out + s, r.finish(acc));
+        acc = warp_reduce<R, G>(acc);
+        if (mine && lane == 0) store_whole(out + s, r.finish(acc));
     }
+}
+
+// One block per segment, grid-stride, folded with the single-array thread and block layers
+// (vector loads, the reducers' fast thread states): over the segments listed by
+// group_per_segment (list != nullptr, *count of them), or over every segment of L, listing
+// those longer than `big` for segment_chunks instead.
+template <class R>
+__global__ void __launch_bounds__(tuning::block_threads)
+    block_per_segment(R r, source_t<R> src, layout L, std::uint64_t n, const big_segment* __restrict__ list,
+                      const unsigned long long* listed_medium, std::uint64_t big, big_segment* __restrict__ big_list,
+                      unsigned long long* __restrict__ listed_big, int* bad, typename R::result_type* __restrict__ out) {
+    constexpr int B = tuning::block_threads;
+    const std::uint64_t count = list != nullptr ? *listed_medium : L.count;
+    for (std::uint64_t i = blockIdx.x; i < count; i += gridDim.x) {
+        big_segment seg;
+        if (list != nullptr) {
+            seg = list[i];
+        } else {
+            seg.s = i;
+            if (!segment_extent(L, i, n, seg.begin, seg.length, bad)) continue;  // uniform in the block
+            if (seg.length > big) {
+                if (threadIdx.x == 0) big_list[atomicAdd(listed_big, 1ull)] = seg;
+                continue;
+            }
+        }
+        auto acc = thread_fold<B>(r, src + seg.begin, seg.length, 0, grid_slot{0, 1});
+        acc = block_reduce<B, R>(acc);
+        if (threadIdx.x == 0) store_whole(out + seg.s, r.finish(acc));
+        __syncthreads();  // block_reduce's shared memory is reused by the next segment
+    }
+}
+
+// first[i] = the first job of listed segment i, jobs of chunk elements; first[*count] = all jobs.
+// One thread: the long segments are few (each holds more than `chunk` elements).
+__global__ inline void chunk_prefix(const big_segment* __restrict__ list, const unsigned long long* count,
+                                    std::uint64_t chunk, std::uint64_t* __restrict__ first) {
+    std::uint64_t jobs = 0;
+    for (std::uint64_t i = 0; i < *count; ++i) {
+        first[i] = jobs;
+        jobs += (list[i].length + chunk - 1) / chunk;
+    }
+    first[*count] = jobs;
+}
+
+// Block j: job j of the long segments (chunk elements of one segment, indices counted from
+// the segment's start), its accumulator into partials[j]. Blocks past the last job return.
+template <class R>
+__global__ void __launch_bounds__(tuning::block_threads)
+    segment_chunks(R r, source_t<R> src, const big_segment* __restrict__ list, const unsigned long long* count,
+                   const std::uint64_t* __restrict__ first, std::uint64_t chunk,
+                   typename R::accumulator_type* __restrict__ partials) {
+    constexpr int B = tuning::block_threads;
+    const std::uint64_t j = blockIdx.x, listed = *count;
+    if (j >= first[listed]) return;
+    std::uint64_t lo = 0, hi = listed;  // the segment i with first[i] <= j < first[i + 1]
+    while (hi - lo > 1) {
+        const std::uint64_t mid = (lo + hi) / 2;
+        (first[mid] <= j ? lo : hi) = mid;
+    }
+    const big_segment seg = list[lo];
+    const std::uint64_t from = (j - first[lo]) * chunk;
+    const std::uint64_t to = from + chunk < seg.length ? from + chunk : seg.length;
+    auto acc = thread_fold<B>(r, src + (seg.begin + from), to - from, from, grid_slot{0, 1});
+    acc = block_reduce<B, R>(acc);
+    if (threadIdx.x == 0) store_whole(partials + j, acc);
+}
+
+// Thread i: listed segment i's jobs combined in order, finished.
+template <class R>
+__global__ void combine_chunks(R r, const big_segment* __restrict__ list, const unsigned long long* count,
+                               const std::uint64_t* __restrict__ first,
+                               const typename R::accumulator_type* __restrict__ partials,
+                               typename R::result_type* __restrict__ out) {
+    const std::uint64_t i = static_cast<std::uint64_t>(blockIdx.x) * blockDim.x + threadIdx.x;
+    if (i >= *count) return;
+    auto acc = R::identity();
+    for (std::uint64_t j = first[i]; j < first[i + 1]; ++j) acc = R::combine(acc, partials[j]);
+    store_whole(out + list[i].s, r.finish(acc));
 }
 
 template <precision P, class R>
@@ -121,18 +214,37 @@ __global__ void __launch_bounds__(256)
     }
 }
 
-// Strided segments: thread per segment, rows in order.
+// Strided segments: thread (s, piece) folds rows [piece * rows, ...) of segment s in order
+// (neighbouring threads take neighbouring columns: every row's loads are coalesced), into
+// partials[piece * count + s], or, with one piece, the finished result into out[s].
 template <class R>
 __global__ void __launch_bounds__(256)
-    thread_per_column(R r, source_t<R> src, layout L, typename R::result_type* __restrict__ out) {
+    column_pieces(R r, source_t<R> src, layout L, std::uint64_t pieces, std::uint64_t rows,
+                  typename R::accumulator_type* __restrict__ partials, typename R::result_type* __restrict__ out) {
     using A = typename R::accumulator_type;
     const std::uint64_t threads = static_cast<std::uint64_t>(gridDim.x) * blockDim.x;
-    for (std::uint64_t s = static_cast<std::uint64_t>(blockIdx.x) * blockDim.x + threadIdx.x; s < L.count; s += threads) {
+    for (std::uint64_t t = static_cast<std::uint64_t>(blockIdx.x) * blockDim.x + threadIdx.x; t < L.count * pieces;
+         t += threads) {
+        const std::uint64_t s = t % L.count, piece = t / L.count;
         const auto seg = src + L.begin(s);
+        const std::uint64_t j0 = piece * rows, j1 = j0 + rows < L.size ? j0 + rows : L.size;
         A acc = R::identity();
-        for (std::uint64_t j = 0; j < L.size; ++j) acc = R::combine(acc, r.lift(seg[j * L.inner], j));
-        store_whole(out + s, r.finish(acc));
+        for (std::uint64_t j = j0; j < j1; ++j) acc = R::combine(acc, r.lift(seg[j * L.inner], j));
+        if (pieces == 1) store_whole(out + s, r.finish(acc));
+        else store_whole(partials + t, acc);
     }
+}
+
+// Thread s: the pieces of column s combined in row order, finished.
+template <class R>
+__global__ void combine_columns(R r, std::uint64_t count, std::uint64_t pieces,
+                                const typename R::accumulator_type* __restrict__ partials,
+                                typename R::result_type* __restrict__ out) {
+    const std::uint64_t s = static_cast<std::uint64_t>(blockIdx.x) * blockDim.x + threadIdx.x;
+    if (s >= count) return;
+    auto acc = partials[s];
+    for (std::uint64_t p = 1; p < pieces; ++p) acc = R::combine(acc, partials[p * count + s]);
+    store_whole(out + s, r.finish(acc));
 }
 
 template <precision P, class R>
@@ -153,65 +265,139 @@ __global__ void __launch_bounds__(256)
 
 namespace preduce::cuda::detail::segments {
 
-// Segments longer than this go to the single-array machinery, one launch pair each: at
-// 2^16 elements a warp alone would take longer than two launches.
+// Segment tiers of the fast order (every segment is reduced whole by one of them; the tier
+// changes how fast, never what):
+//   len <= small_elements               a group of lanes in group_per_segment
+//   small_elements < len <= chunk       one block in block_per_segment (every segment goes
+//                                       there first when the mean length is over small)
+//   len > chunk_elements                jobs of chunk_elements, a block each (segment_chunks)
+// The fixed order: a warp per segment up to big_elements, then the single-array fixed-order
+// launches per segment.
+inline constexpr std::uint64_t small_elements = 2048;
+inline constexpr std::uint64_t chunk_elements = std::uint64_t{1} << 16;
 inline constexpr std::uint64_t big_elements = std::uint64_t{1} << 16;
 
+struct lists {
+    big_segment* big;     // segments for the jobs (fast) or the per-segment launches (fixed order)
+    big_segment* medium;  // fast order: segments for block_per_segment
+    unsigned long long* count;  // [0]: big listed, [1]: medium listed; then the bad-offsets flag
+    int* bad;
+    std::uint64_t* first;  // fast order: job prefix of the big list
+    std::uint64_t big_capacity, medium_capacity;
+};
+
 // Every segment of L over device-readable src into device-writable out, on `stream`; waits
-// for the stream (the big segments' list comes back to the host). Throws invalid_argument
-// when device-resident offsets turn out bad.
+// for the stream. Throws invalid_argument when device-resident offsets turn out bad.
 template <precision P, class R>
 void enqueue(const R& r, source_t<R> src, std::uint64_t n, const layout& L, typename R::result_type* out,
              cudaStream_t stream) {
+    using A = typename R::accumulator_type;
     constexpr int threads = 256;
     const auto grid_for_items = [](std::uint64_t items, std::uint64_t per_block) {
         const std::uint64_t blocks = (items + per_block - 1) / per_block;
         return static_cast<unsigned>(blocks < 65535u * 16 ? (blocks == 0 ? 1 : blocks) : 65535u * 16);
     };
     if (L.form == ::preduce::detail::segment_form::strided) {
-        if constexpr (P == precision::fast)
-            launch("thread_per_column launch", thread_per_column<R>, grid_for_items(L.count, threads), threads, stream, r, src,
-                   L, out);
-        else
+        if constexpr (P == precision::fast) {
+            // Rows split into pieces until the threads fill the GPU a few times over.
+            int sms = 0;
+            check(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, current_device()), "cudaDeviceGetAttribute");
+            const std::uint64_t want = static_cast<std::uint64_t>(sms) * 2048 * 2;
+            std::uint64_t pieces = L.count == 0 ? 1 : (want + L.count - 1) / L.count;
+            pieces = pieces < (L.size + 63) / 64 ? pieces : (L.size + 63) / 64;
+            if (pieces < 1) pieces = 1;
+            const std::uint64_t rows = (L.size + pieces - 1) / pieces;
+            device_buffer partials(pieces > 1 ? pieces * L.count * sizeof(A) : 0, stream);
+            launch("column_pieces launch", column_pieces<R>, grid_for_items(L.count * pieces, threads), threads, stream, r,
+                   src, L, pieces, rows, partials.as<A>(), out);
+            if (pieces > 1)
+                launch("combine_columns launch", combine_columns<R>, grid_for_items(L.count, threads), threads, stream, r,
+                       L.count, pieces, static_cast<const A*>(partials.as<A>()), out);
+        } else {
             launch("thread_per_column_fixed launch", thread_per_column_fixed<P, R>, grid_for_items(L.count, threads),
                    threads, stream, r, src, L, out);
+        }
         check(cudaStreamSynchronize(stream), "cudaStreamSynchronize (kernel errors surface here)");
         return;
     }
-    // Room for every segment that can be longer than big_elements, and two counters.
-    const std::uint64_t most_big = n / (big_elements + 1) + 1;
-    device_buffer scratch(most_big * sizeof(big_segment) + 2 * sizeof(unsigned long long), stream);
-    auto* list = scratch.as<big_segment>();
-    auto* listed = reinterpret_cast<unsigned long long*>(list + most_big);
-    int* bad = reinterpret_cast<int*>(listed + 1);
-    check(cudaMemsetAsync(listed, 0, 2 * sizeof(unsigned long long), stream), "cudaMemsetAsync");
-    const unsigned grid = grid_for_items(L.count, threads / 32);
-    if constexpr (P == precision::fast)
-        launch("warp_per_segment launch", warp_per_segment<R>, grid, threads, stream, r, src, L, n, out, big_elements, list,
-               listed, bad);
-    else
-        launch("warp_per_segment_fixed launch", warp_per_segment_fixed<P, R>, grid, threads, stream, r, src, L, n, out,
-               big_elements, list, listed, bad);
+    // The lists: room for every segment that can be that long, counters, the flag, the prefix.
+    const std::uint64_t cut = P == precision::fast ? chunk_elements : big_elements;
+    lists ls{};
+    ls.big_capacity = n / (cut + 1) + 1;
+    ls.medium_capacity = P == precision::fast ? n / (small_elements + 1) + 1 : 0;
+    const std::size_t bytes = (ls.big_capacity + ls.medium_capacity) * sizeof(big_segment) +
+                              4 * sizeof(unsigned long long) + (ls.big_capacity + 1) * sizeof(std::uint64_t);
+    device_buffer scratch(bytes, stream);
+    ls.big = scratch.as<big_segment>();
+    ls.medium = ls.big + ls.big_capacity;
+    ls.count = reinterpret_cast<unsigned long long*>(ls.medium + ls.medium_capacity);
+    ls.bad = reinterpret_cast<int*>(ls.count + 2);
+    ls.first = reinterpret_cast<std::uint64_t*>(ls.count + 4);
+    check(cudaMemsetAsync(ls.count, 0, 4 * sizeof(unsigned long long), stream), "cudaMemsetAsync");
+    if constexpr (P == precision::fast) {
+        // Short segments on average: groups of lanes, the longer ones listed for a block each
+        // (few atomics: they are the exceptions). Long ones on average: a block per segment
+        // straight away, no list. Lanes per group: a quarter of the mean length, 1 .. 32.
+        const std::uint64_t mean = L.count == 0 ? 0 : n / L.count;
+        static wave_cache waves{};
+        const int wave = one_wave(waves, block_per_segment<R>, tuning::block_threads, tuning::blocks_per_sm);
+        const auto blocks_for = [&](std::uint64_t items) {
+            return static_cast<unsigned>(items < static_cast<std::uint64_t>(wave) ? (items == 0 ? 1 : items) : wave);
+        };
+        if (mean <= small_elements) {
+            const auto go = [&](auto width) {
+                constexpr int G = decltype(width)::value;
+                launch("group_per_segment launch", group_per_segment<G, R>, grid_for_items(L.count, threads / G), threads,
+                       stream, r, src, L, n, out, small_elements, ls.medium, chunk_elements, ls.big, ls.count, ls.bad);
+            };
+            if (mean <= 8) go(std::integral_constant<int, 1>{});
+            else if (mean <= 16) go(std::integral_constant<int, 2>{});
+            else if (mean <= 32) go(std::integral_constant<int, 4>{});
+            else if (mean <= 64) go(std::integral_constant<int, 8>{});
+            else if (mean <= 128) go(std::integral_constant<int, 16>{});
+            else go(std::integral_constant<int, 32>{});
+            launch("block_per_segment launch", block_per_segment<R>, blocks_for(ls.medium_capacity), tuning::block_threads,
+                   stream, r, src, L, n, static_cast<const big_segment*>(ls.medium),
+                   static_cast<const unsigned long long*>(ls.count + 1), chunk_elements, ls.big, ls.count, ls.bad, out);
+        } else {
+            launch("block_per_segment launch", block_per_segment<R>, blocks_for(L.count), tuning::block_threads, stream, r,
+                   src, L, n, static_cast<const big_segment*>(nullptr), static_cast<const unsigned long long*>(nullptr),
+                   chunk_elements, ls.big, ls.count, ls.bad, out);
+        }
+        const std::uint64_t most_jobs = n / chunk_elements + ls.big_capacity;
+        device_buffer partials(most_jobs * sizeof(A), stream);
+        launch("chunk_prefix launch", chunk_prefix, 1, 1, stream, static_cast<const big_segment*>(ls.big),
+               static_cast<const unsigned long long*>(ls.count), chunk_elements, ls.first);
+        launch("segment_chunks launch", segment_chunks<R>, static_cast<unsigned>(most_jobs), tuning::block_threads, stream, r,
+               src, static_cast<const big_segment*>(ls.big), static_cast<const unsigned long long*>(ls.count),
+               static_cast<const std::uint64_t*>(ls.first), chunk_elements, partials.as<A>());
+        launch("combine_chunks launch", combine_chunks<R>, static_cast<unsigned>((ls.big_capacity + 255) / 256), 256, stream,
+               r, static_cast<const big_segment*>(ls.big), static_cast<const unsigned long long*>(ls.count),
+               static_cast<const std::uint64_t*>(ls.first), static_cast<const A*>(partials.as<A>()), out);
+    } else {
+        launch("warp_per_segment_fixed launch", warp_per_segment_fixed<P, R>, grid_for_items(L.count, threads / 32), threads,
+               stream, r, src, L, n, out, big_elements, ls.big, ls.count, ls.bad);
+    }
     struct flags {
-        unsigned long long listed;
+        unsigned long long big, medium;
         int bad;
     };
     flags* host = result_slot<flags>();
-    check(cudaMemcpyAsync(host, listed, sizeof(flags), cudaMemcpyDeviceToHost, stream), "cudaMemcpyAsync (segment flags)");
+    check(cudaMemcpyAsync(host, ls.count, sizeof(flags), cudaMemcpyDeviceToHost, stream), "cudaMemcpyAsync (segment flags)");
     check(cudaStreamSynchronize(stream), "cudaStreamSynchronize (kernel errors surface here)");
     if (host->bad)
         throw invalid_argument("preduce::reduce_segments: the offsets (in device memory) decrease somewhere or point past "
                                "the end of the data (" + std::to_string(n) + " elements); the output is not valid");
-    if (host->listed == 0) return;
-    std::vector<big_segment> bigs(host->listed);
-    check(cudaMemcpyAsync(bigs.data(), list, bigs.size() * sizeof(big_segment), cudaMemcpyDeviceToHost, stream),
-          "cudaMemcpyAsync (big segments)");
-    check(cudaStreamSynchronize(stream), "cudaStreamSynchronize");
-    for (const big_segment& b : bigs) {
-        if constexpr (P == precision::fast) enqueue_reduce(r, src + b.begin, b.length, out + b.s, stream);
-        else fixed::enqueue_reduce<P>(r, src + b.begin, b.length, out + b.s, stream);
+    if constexpr (P != precision::fast) {
+        if (host->big == 0) return;
+        // Long segments in the fixed order: the single-array launches, segment by segment.
+        std::vector<big_segment> bigs(host->big);
+        check(cudaMemcpyAsync(bigs.data(), ls.big, bigs.size() * sizeof(big_segment), cudaMemcpyDeviceToHost, stream),
+              "cudaMemcpyAsync (long segments)");
+        check(cudaStreamSynchronize(stream), "cudaStreamSynchronize");
+        for (const big_segment& b : bigs) fixed::enqueue_reduce<P>(r, src + b.begin, b.length, out + b.s, stream);
+        check(cudaStreamSynchronize(stream), "cudaStreamSynchronize (kernel errors surface here)");
     }
-    check(cudaStreamSynchronize(stream), "cudaStreamSynchronize (kernel errors surface here)");
 }
 
 } // namespace preduce::cuda::detail::segments

@@ -16,14 +16,14 @@ namespace preduce::cuda::detail {
 
 template <int BlockThreads, class R>
 __device__ __forceinline__ void striped_fold(const R& r, source_t<R> src, std::size_t n, std::size_t base,
-                                             thread_state<R>& st) {
+                                             thread_state<R>& st, grid_slot g) {
     using V = typename R::value_type;
     constexpr int K = tuning::scalars_per_thread;
     constexpr std::size_t tile = static_cast<std::size_t>(BlockThreads) * K;
     const std::size_t full_tiles = n / tile;
     const std::size_t tid = threadIdx.x;
 
-    for (std::size_t t = blockIdx.x; t < full_tiles; t += gridDim.x) {
+    for (std::size_t t = g.block; t < full_tiles; t += g.blocks) {
         const std::size_t first = t * tile + tid;
         V v[K];
 #pragma unroll
@@ -37,7 +37,7 @@ __device__ __forceinline__ void striped_fold(const R& r, source_t<R> src, std::s
         st.end_tile();
     }
     // The partial last tile: one block, bounds-checked.
-    if (blockIdx.x == full_tiles % gridDim.x)
+    if (g.block == full_tiles % g.blocks)
         for (std::size_t i = full_tiles * tile + tid; i < n; i += BlockThreads) st.add_one(r, src[i], base + i);
 }
 

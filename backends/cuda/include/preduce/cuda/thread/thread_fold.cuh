@@ -36,13 +36,13 @@ constexpr std::size_t tile_elements() {
 
 template <int BlockThreads, class R>
 __device__ __forceinline__ typename R::accumulator_type thread_fold(const R& r, source_t<R> src, std::size_t n,
-                                                                  std::size_t base) {
+                                                                  std::size_t base, grid_slot g = this_grid()) {
     if constexpr (!is_commutative_v<R>) {
-        return ordered_fold<BlockThreads>(r, src, n, base);
+        return ordered_fold<BlockThreads>(r, src, n, base, g);
     } else {
         thread_state<R> st(src, n);
-        if constexpr (vector_tiles_v<R>) vector_fold<BlockThreads>(r, src, n, base, st);
-        else striped_fold<BlockThreads>(r, src, n, base, st);
+        if constexpr (vector_tiles_v<R>) vector_fold<BlockThreads>(r, src, n, base, st, g);
+        else striped_fold<BlockThreads>(r, src, n, base, st, g);
         return st.result();
     }
 }

@@ -10,6 +10,13 @@
 
 namespace preduce::cuda::detail {
 
+// Which block of how many a thread's block is, for the tile assignment of the thread layer:
+// the launch's own grid by default; one job of a segmented launch is a grid of one.
+struct grid_slot {
+    std::size_t block, blocks;
+};
+__device__ __forceinline__ grid_slot this_grid() { return {blockIdx.x, gridDim.x}; }
+
 template <class R>
 struct thread_state {
     using A = typename R::accumulator_type;

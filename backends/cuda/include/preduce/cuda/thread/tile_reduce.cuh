@@ -48,7 +48,7 @@ struct tiles {
 // data[0] (non-zero when the host path reduces a chunk of a larger input).
 template <int BlockThreads, class R>
 __device__ __forceinline__ void vector_fold(const R& r, const typename R::value_type* __restrict__ data,
-                                            std::size_t n, std::size_t base, thread_state<R>& st) {
+                                            std::size_t n, std::size_t base, thread_state<R>& st, grid_slot g) {
     using T = typename R::value_type;
     using Vec = vector_of<T>;
     constexpr int V = Vec::size;
@@ -60,7 +60,7 @@ __device__ __forceinline__ void vector_fold(const R& r, const typename R::value_
     const std::size_t full_tiles = s.vectors / tile_vectors;
     const std::size_t tid = threadIdx.x;
 
-    for (std::size_t t = blockIdx.x; t < full_tiles; t += gridDim.x) {
+    for (std::size_t t = g.block; t < full_tiles; t += g.blocks) {
         const std::size_t first = t * tile_vectors + tid;
         Vec v[VPT];
 #pragma unroll
@@ -84,7 +84,7 @@ __device__ __forceinline__ void vector_fold(const R& r, const typename R::value_
     // The partial last tile, the head and the tail: one block, bounds-checked, scalar-
     // vector loads. At most a tile plus 2 * V elements, so it is never the bottleneck, and
     // they take add_one, which needs no per-tile check.
-    if (blockIdx.x == full_tiles % gridDim.x) {
+    if (g.block == full_tiles % g.blocks) {
         for (std::size_t q = full_tiles * tile_vectors + tid; q < s.vectors; q += BlockThreads) {
             const Vec v = body[q];
             const std::size_t index = base + s.head + q * V;
@@ -92,7 +92,7 @@ __device__ __forceinline__ void vector_fold(const R& r, const typename R::value_
             for (int e = 0; e < V; ++e) st.add_one(r, v.e[e], index + e);
         }
     }
-    if (blockIdx.x == 0) {
+    if (g.block == 0) {
         if (tid < s.head) st.add_one(r, data[tid], base + tid);
         const std::size_t tail_start = s.head + s.vectors * V;
         if (tid < s.tail) st.add_one(r, data[tail_start + tid], base + tail_start + tid);

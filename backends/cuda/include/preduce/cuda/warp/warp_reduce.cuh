@@ -11,23 +11,25 @@
 namespace preduce::cuda::detail {
 
 template <class A>
-__device__ __forceinline__ A shuffle_down(const A& x, int delta) {
+__device__ __forceinline__ A shuffle_down(const A& x, int delta, int width = 32) {
     constexpr int words = (sizeof(A) + 3) / 4;
     unsigned w[words];
     memcpy(w, &x, sizeof(A));
 #pragma unroll
-    for (int i = 0; i < words; ++i) w[i] = __shfl_down_sync(0xffffffffu, w[i], delta);
+    for (int i = 0; i < words; ++i) w[i] = __shfl_down_sync(0xffffffffu, w[i], delta, width);
     A r;
     memcpy(&r, w, sizeof(A));
     return r;
 }
 
 // Every lane of the warp must call it with a valid accumulator (identity if it had no data).
-template <class R>
+// Width < 32: each aligned group of Width lanes reduces on its own, the group's first lane
+// ending with its lanes combined in lane order.
+template <class R, int Width = 32>
 __device__ __forceinline__ typename R::accumulator_type warp_reduce(typename R::accumulator_type x) {
 #pragma unroll
-    for (int delta = 1; delta < 32; delta *= 2) {
-        const auto other = shuffle_down(x, delta);
+    for (int delta = 1; delta < Width; delta *= 2) {
+        const auto other = shuffle_down(x, delta, Width);
         // Lanes whose partner is past lane 31 get their own value back; lane 0's result
         // never depends on theirs (it reads lanes 2d apart after step d), so no bounds test.
         x = R::combine(x, other);

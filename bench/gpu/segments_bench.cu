@@ -1,0 +1,188 @@
+// Many results per call on the GPU, next to CUB's DeviceSegmentedReduce and the read probe,
+// all on one 2^28-float array in device memory (1 GiB, ~17x the H200's L2):
+//   segments/<who>/<op>/float32/268435456/seg:<k>     fixed segments of k elements given
+//                                                      by a device offsets array (CUB's API)
+//   segments/<who>/<op>/float32/268435456/var          log-uniform sizes 1 .. 2^20, same offsets
+//   batches/preduce/sum/float32/268435456/seg:<k>     the same segments without offsets
+//   columns/<who>/sum/float32/16384x16384              axis 0 of a row-major matrix
+//   segments/probe/float32/268435456                   a read of the same bytes: the ceiling
+// Timed on the host clock around each call (what the caller waits for), the stream
+// synchronised before and after; outputs in device memory. GB/s counts the data bytes.
+#include <benchmark/benchmark.h>
+#include <cuda_runtime_api.h>
+
+#include <chrono>
+#include <cmath>
+#include <cstdint>
+#include <cstdio>
+#include <cstdlib>
+#include <cub/device/device_segmented_reduce.cuh>
+#include <functional>
+#include <random>
+#include <string>
+#include <vector>
+
+#include "preduce/cuda/reduce.cuh"
+#include "preduce/detail/segments.hpp"
+#include "preduce/ops.hpp"
+#include "segments_bench.cuh"
+
+namespace {
+
+void ok(cudaError_t e, const char* what) {
+    if (e != cudaSuccess) {
+        std::fprintf(stderr, "segments bench: %s: %s\n", what, cudaGetErrorString(e));
+        std::exit(1);
+    }
+}
+
+constexpr std::size_t n = std::size_t{1} << 28;
+
+__global__ void fill(float* p, std::size_t count) {
+    for (std::size_t i = blockIdx.x * std::size_t{blockDim.x} + threadIdx.x; i < count; i += std::size_t{gridDim.x} * blockDim.x) {
+        std::uint64_t x = (i + 0x5eed) * 0x9e3779b97f4a7c15ull;
+        x ^= x >> 31;
+        x *= 0xbf58476d1ce4e5b9ull;
+        x ^= x >> 29;
+        p[i] = static_cast<float>((x >> 11) * 0x1.0p-53 * 2.0 - 1.0) + 0.001f;
+    }
+}
+
+__global__ void probe(const uint4* __restrict__ p, std::size_t vectors, unsigned* sink) {
+    uint4 acc{0, 0, 0, 0};
+    for (std::size_t i = blockIdx.x * std::size_t{blockDim.x} + threadIdx.x; i < vectors; i += std::size_t{gridDim.x} * blockDim.x) {
+        const uint4 v = p[i];
+        acc.x ^= v.x; acc.y ^= v.y; acc.z ^= v.z; acc.w ^= v.w;
+    }
+    if ((acc.x ^ acc.y ^ acc.z ^ acc.w) == 0x9e3779b9u) *sink = 1;
+}
+
+struct device_array {
+    void* p = nullptr;
+    explicit device_array(std::size_t bytes) { ok(cudaMalloc(&p, bytes), "cudaMalloc"); }
+    ~device_array() { cudaFree(p); }
+    template <class T>
+    T* as() const { return static_cast<T*>(p); }
+};
+
+float* data() {
+    static device_array a(n * sizeof(float));
+    static bool filled = false;
+    if (!filled) {
+        fill<<<4096, 256>>>(a.as<float>(), n);
+        ok(cudaDeviceSynchronize(), "fill");
+        filled = true;
+    }
+    return a.as<float>();
+}
+
+// Device offsets of fixed segments of k, or (k == 0) log-uniform sizes 1 .. 2^20.
+const std::uint64_t* offsets(std::size_t k, std::size_t& m) {
+    static std::vector<std::unique_ptr<device_array>> keep;
+    std::vector<std::uint64_t> o{0};
+    if (k != 0) {
+        for (std::size_t s = k; s <= n; s += k) o.push_back(s);
+    } else {
+        std::mt19937_64 rng(7);
+        std::uniform_real_distribution<double> u(0.0, std::log(double(1 << 20)));
+        while (o.back() < n) o.push_back(std::min<std::uint64_t>(n, o.back() + static_cast<std::uint64_t>(std::exp(u(rng)))));
+    }
+    m = o.size() - 1;
+    keep.push_back(std::make_unique<device_array>(o.size() * sizeof(std::uint64_t)));
+    ok(cudaMemcpy(keep.back()->p, o.data(), o.size() * sizeof(std::uint64_t), cudaMemcpyHostToDevice), "offsets");
+    return keep.back()->as<std::uint64_t>();
+}
+
+void time_calls(benchmark::State& st, std::size_t bytes, const std::function<void()>& call) {
+    call();  // warm-up: pools, workspaces
+    ok(cudaDeviceSynchronize(), "warm-up");
+    for (auto _ : st) {
+        const auto t0 = std::chrono::steady_clock::now();
+        call();
+        ok(cudaStreamSynchronize(cudaStreamPerThread), "sync");
+        st.SetIterationTime(std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count());
+    }
+    st.SetBytesProcessed(static_cast<std::int64_t>(st.iterations() * bytes));
+}
+
+void row(const std::string& name, std::size_t bytes, std::function<void()> call) {
+    benchmark::RegisterBenchmark(name.c_str(), [=](benchmark::State& st) { time_calls(st, bytes, call); })
+        ->UseManualTime()
+        ->Unit(benchmark::kMicrosecond);
+}
+
+template <class Out>
+Out* outputs(std::size_t m) {
+    static std::vector<std::unique_ptr<device_array>> keep;
+    keep.push_back(std::make_unique<device_array>((m == 0 ? 1 : m) * sizeof(Out)));
+    return keep.back()->as<Out>();
+}
+
+// CUB's temporary storage, sized once per row.
+void* cub_temp(std::size_t bytes) {
+    static std::vector<std::unique_ptr<device_array>> keep;
+    keep.push_back(std::make_unique<device_array>(bytes == 0 ? 1 : bytes));
+    return keep.back()->p;
+}
+
+void register_segment_rows(const std::string& label, std::size_t k) {
+    std::size_t m = 0;
+    const std::uint64_t* off = offsets(k, m);
+    const std::string tail = "/float32/" + std::to_string(n) + "/" + label;
+    cudaStream_t s = cudaStreamPerThread;
+    float* out = outputs<float>(m);
+    row("segments/preduce/sum" + tail, n * sizeof(float), [=] {
+        preduce::cuda::reduce_segments(data(), n, off, m, preduce::sum, out, {.stream = s});
+    });
+    std::size_t temp = 0;
+    cub::DeviceSegmentedReduce::Sum(nullptr, temp, data(), out, static_cast<std::int64_t>(m), off, off + 1, s);
+    void* t = cub_temp(temp);
+    row("segments/cub/sum" + tail, n * sizeof(float), [=] {
+        std::size_t bytes = temp;
+        ok(cub::DeviceSegmentedReduce::Sum(t, bytes, data(), out, static_cast<std::int64_t>(m), off, off + 1, s), "cub Sum");
+    });
+    if (k == 1 || k == 4) return;  // argmin rows from 2^5 up
+    auto* am = outputs<preduce::arg_result<float>>(m);
+    row("segments/preduce/argmin" + tail, n * sizeof(float), [=] {
+        preduce::cuda::reduce_segments(data(), n, off, m, preduce::argmin, am, {.stream = s});
+    });
+    using kv = cub::KeyValuePair<int, float>;
+    auto* cam = outputs<kv>(m);
+    std::size_t temp2 = 0;
+    cub::DeviceSegmentedReduce::ArgMin(nullptr, temp2, data(), cam, static_cast<std::int64_t>(m), off, off + 1, s);
+    void* t2 = cub_temp(temp2);
+    row("segments/cub/argmin" + tail, n * sizeof(float), [=] {
+        std::size_t bytes = temp2;
+        ok(cub::DeviceSegmentedReduce::ArgMin(t2, bytes, data(), cam, static_cast<std::int64_t>(m), off, off + 1, s),
+           "cub ArgMin");
+    });
+}
+
+} // namespace
+
+void register_segments() {
+    for (int e : {0, 2, 5, 9, 12, 16, 20, 24}) register_segment_rows("seg:" + std::to_string(std::size_t{1} << e), std::size_t{1} << e);
+    register_segment_rows("var", 0);
+    cudaStream_t s = cudaStreamPerThread;
+    for (int e : {0, 5, 12, 20}) {
+        const std::size_t k = std::size_t{1} << e;
+        float* out = outputs<float>(n / k);
+        row("batches/preduce/sum/float32/" + std::to_string(n) + "/seg:" + std::to_string(k), n * sizeof(float),
+            [=] { preduce::cuda::reduce_batches(data(), n, k, preduce::sum, out, {.stream = s}); });
+    }
+    // Column sums: axis 0 of a 2^14 x 2^14 matrix (the first 2^28 floats, row-major).
+    constexpr std::size_t side = std::size_t{1} << 14;
+    float* cols = outputs<float>(side);
+    ::preduce::detail::segment_layout L;
+    L.form = ::preduce::detail::segment_form::strided;
+    L.count = side;
+    L.size = side;
+    L.inner = side;
+    row("columns/preduce/sum/float32/16384x16384", n * sizeof(float), [=] {
+        preduce::cuda::reduce_segments_with(data(), n, L, preduce::sum_reducer<float>{}, cols, {.stream = s});
+    });
+    auto* sink = outputs<unsigned>(1);
+    row("segments/probe/float32/" + std::to_string(n), n * sizeof(float), [=] {
+        probe<<<132 * 8, 256, 0, s>>>(reinterpret_cast<const uint4*>(data()), n / 4, sink);
+    });
+}
