@@ -17,6 +17,7 @@
 #include <cstring>
 #include <exception>
 #include <string>
+#include <type_traits>
 #include <vector>
 
 #include <preduce/preduce.hpp>
@@ -61,6 +62,7 @@ void register_type(const config& c, const std::vector<preduce::backend>& backend
     for (const std::size_t n : c.sizes()) {
         register_anchor_rows<T>(n);
         register_reduce_rows<T>(n, backends);
+        if constexpr (std::is_same_v<T, float>) register_segment_rows(n, backends);
     }
 }
 

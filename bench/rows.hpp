@@ -9,6 +9,8 @@
 //   anchor/std_accumulate/<type>/<n>          std::accumulate, one thread
 //   anchor/std_reduce_par_unseq/<type>/<n>    std::reduce(std::execution::par_unseq) (TBB)
 //   anchor/read_probe/threads:<t>/<type>/<n>  SIMD read of the same bytes (read_probe.hpp)
+//   segments/<backend>/sum/f32/<n>/seg:<k>    reduce_batches, n / k results (segment_rows.cpp)
+//   columns/<backend>/sum/f32/<r>x<c>         reduce_axes over axis 0
 // Every row reports bytes_per_second = n * sizeof(type) per iteration.
 #include <benchmark/benchmark.h>
 
@@ -40,5 +42,8 @@ void register_reduce_rows(std::size_t n, std::span<const preduce::backend> backe
 
 template <class T>
 void register_anchor_rows(std::size_t n);
+
+// Many results per call (float32): row sums of batches and column sums (segment_rows.cpp).
+void register_segment_rows(std::size_t n, std::span<const preduce::backend> backends);
 
 } // namespace preduce_bench

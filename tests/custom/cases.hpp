@@ -1,6 +1,7 @@
 #pragma once
-// The ONE body of header-only tests: user operations, transforms, fused tuples and two-
-// input reductions through a backend's own template (PREDUCE_CUSTOM_BACKEND::reduce),
+// The ONE body of header-only tests: user operations, transforms, fused tuples, two-input
+// reductions and many results per call through a backend's own template
+// (PREDUCE_CUSTOM_BACKEND::reduce, reduce_segments, reduce_batches),
 // compiled by that backend's compiler (via_<backend>.cpp / .cu). Plain checks, no test
 // framework: the same file must go through nvcc. Every result is compared with a plain
 // loop written here, not with the library.
@@ -169,6 +170,44 @@ inline void run_all() {
                     UNDER_TEST::reduce(on(words, 0, where), n, preduce::fused(sequence_hash{}, preduce::sum, preduce::max), opts);
                 CUSTOM_CHECK(o_hash == want_h && o_sum == want_sum && o_max == want_max);
             }
+
+    // Many results per call with non-commutative operations: each segment's product and hash
+    // in order, segments of every size at the boundaries above, empty ones included.
+    std::vector<std::uint64_t> offsets{0};
+    for (std::size_t k : sizes)
+        if (k <= 70000) {
+            offsets.push_back(offsets.back() + k);
+            offsets.push_back(offsets.back());  // an empty segment after each
+        }
+    const std::size_t m = offsets.size() - 1, total = offsets.back();
+    for (std::size_t where = 0; where < residencies().size(); ++where)
+        for (const auto& opts : option_sets) {
+            context = "segments, " + residencies()[where] + " memory, threads " + std::to_string(opts.threads);
+            std::vector<mat2> got_m(m);
+            std::vector<hash_state> got_h(m);
+            UNDER_TEST::reduce_segments(on(mats, 0, where), total, offsets.data(), m, matmul{}, got_m.data(), opts);
+            UNDER_TEST::reduce_segments(on(words, 0, where), total, offsets.data(), m, sequence_hash{}, got_h.data(), opts);
+            for (std::size_t s = 0; s < m; ++s) {
+                mat2 want_m = matmul::identity();
+                hash_state want_h = sequence_hash::identity();
+                for (std::size_t i = offsets[s]; i < offsets[s + 1]; ++i) {
+                    want_m = matmul::combine(want_m, mats[i]);
+                    want_h = {want_h.hash * sequence_hash::base + words[i] + 1, want_h.power * sequence_hash::base};
+                }
+                CUSTOM_CHECK(got_m[s] == want_m);
+                CUSTOM_CHECK(got_h[s] == want_h);
+            }
+            // Fixed-size batches of 1000: the hash of every batch, in order.
+            const std::size_t k = 1000, batches = 70;
+            std::vector<hash_state> got_b(batches);
+            UNDER_TEST::reduce_batches(on(words, 0, where), k * batches, k, sequence_hash{}, got_b.data(), opts);
+            for (std::size_t b = 0; b < batches; ++b) {
+                hash_state want = sequence_hash::identity();
+                for (std::size_t i = b * k; i < (b + 1) * k; ++i)
+                    want = {want.hash * sequence_hash::base + words[i] + 1, want.power * sequence_hash::base};
+                CUSTOM_CHECK(got_b[b] == want);
+            }
+        }
 }
 
 } // namespace custom_test

@@ -93,12 +93,20 @@ inline contiguous_plan plan_contiguous(const segment_layout& L, std::size_t alig
 // The fast order of src[0, len) (a whole segment or a piece: indices as given).
 template <class R>
 typename R::accumulator_type fold_range(const R& r, source_t<R> seg, std::uint64_t lo, std::uint64_t hi, bool avx2) {
-    if (hi - lo < 16) {  // a handful of elements: the lanes would cost more than the fold
+    if (hi - lo >= 64) return host_fold(r, seg, lo, hi, avx2);
+    // A few dozen elements: the SIMD lanes' setup and tree would cost more than the fold.
+    if constexpr (is_commutative_v<R>) {  // four independent chains, then their tree
+        typename R::accumulator_type a[4] = {R::identity(), R::identity(), R::identity(), R::identity()};
+        std::uint64_t i = lo;
+        for (; i + 4 <= hi; i += 4)
+            for (int j = 0; j < 4; ++j) a[j] = R::combine(a[j], r.lift(seg[i + j], i + j));
+        for (int j = 0; i + j < hi; ++j) a[j] = R::combine(a[j], r.lift(seg[i + j], i + j));
+        return R::combine(R::combine(a[0], a[1]), R::combine(a[2], a[3]));
+    } else {
         auto acc = R::identity();
         for (std::uint64_t i = lo; i < hi; ++i) acc = R::combine(acc, r.lift(seg[i], i));
         return acc;
     }
-    return host_fold(r, seg, lo, hi, avx2);
 }
 
 template <class R, class Exec>
