@@ -39,8 +39,12 @@ namespace tuning {
 inline constexpr std::size_t task_elements = 16384;
 // At most this many segments in one task (keeps the task list short for tiny segments).
 inline constexpr std::size_t task_segments = 4096;
-// Columns a strided task keeps accumulators for: 256 floats of lanes fit L1 with room.
-inline constexpr std::size_t band_columns = 256;
+// Columns a strided task keeps accumulators for. The fast order keeps one per column, and a
+// whole row of up to 16384 of them (64 KiB of floats, L2) lets a task stream its rows
+// end to end; tasks then split the rows. The fixed order keeps 32 lanes per column: 256
+// columns (32 KiB of float lanes).
+inline constexpr std::size_t band_columns = 16384;
+inline constexpr std::size_t fixed_band_columns = 256;
 // Tasks wanted per thread before rows are split among tasks.
 inline constexpr std::size_t tasks_per_thread = 4;
 } // namespace tuning
@@ -181,11 +185,12 @@ struct strided_plan {
     std::uint64_t row_pieces = 1;  // pieces per (o, band); 1: no split
 };
 
-inline strided_plan plan_strided(const segment_layout& L, std::size_t threads, std::uint64_t row_align) {
+inline strided_plan plan_strided(const segment_layout& L, std::size_t threads, std::uint64_t row_align,
+                                 std::uint64_t band) {
     strided_plan p;
     const std::uint64_t C = L.inner, M = L.size;
     const std::uint64_t O = C == 0 ? 0 : L.count / C;
-    const std::uint64_t bands = (C + tuning::band_columns - 1) / tuning::band_columns;
+    const std::uint64_t bands = (C + band - 1) / band;
     const std::uint64_t want = static_cast<std::uint64_t>(threads) * tuning::tasks_per_thread;
     if (O * bands < want && M > row_align) {
         p.row_pieces = std::min<std::uint64_t>((want + O * bands - 1) / (O * bands), (M + row_align - 1) / row_align);
@@ -196,7 +201,7 @@ inline strided_plan plan_strided(const segment_layout& L, std::size_t threads, s
         for (std::uint64_t b = 0; b < bands; ++b)
             for (std::uint64_t k = 0; k < p.row_pieces; ++k) {
                 const std::uint64_t j0 = std::min(M, k * rows), j1 = std::min(M, (k + 1) * rows);
-                p.tasks.push_back({o, b * tuning::band_columns, std::min(C, (b + 1) * tuning::band_columns), j0, j1, k});
+                p.tasks.push_back({o, b * band, std::min(C, (b + 1) * band), j0, j1, k});
             }
     return p;
 }
@@ -217,15 +222,15 @@ template <class R, class Exec>
 void strided_fast(const R& r, source_t<R> src, const segment_layout& L, typename R::result_type* out, std::size_t threads,
                   Exec&& exec) {
     using A = typename R::accumulator_type;
-    const strided_plan p = plan_strided(L, threads, 1);
+    const strided_plan p = plan_strided(L, threads, 1, tuning::band_columns);
     const std::uint64_t C = L.inner;
+    const std::uint64_t width = std::min<std::uint64_t>(C, tuning::band_columns);
     // With row pieces, each task leaves its band's partials in a slot of its own.
-    std::vector<A> partial(p.row_pieces > 1 ? p.tasks.size() * tuning::band_columns : 0, R::identity());
+    std::vector<A> partial(p.row_pieces > 1 ? p.tasks.size() * width : 0, R::identity());
     exec(p.tasks.size(), [&](std::size_t t) {
         const strided_task& k = p.tasks[t];
-        A local[tuning::band_columns];
-        A* acc = p.row_pieces > 1 ? partial.data() + t * tuning::band_columns : local;
-        std::fill(acc, acc + (k.c1 - k.c0), R::identity());
+        std::vector<A> local(p.row_pieces > 1 ? 0 : k.c1 - k.c0, R::identity());
+        A* acc = p.row_pieces > 1 ? partial.data() + t * width : local.data();
         fold_band(r, src, L, k, acc);
         if (p.row_pieces == 1)
             for (std::uint64_t c = k.c0; c < k.c1; ++c) out[k.o * C + c] = r.finish(acc[c - k.c0]);
@@ -234,8 +239,8 @@ void strided_fast(const R& r, source_t<R> src, const segment_layout& L, typename
     for (std::size_t t = 0; t < p.tasks.size(); t += p.row_pieces) {  // the pieces of one band, in row order
         const strided_task& k = p.tasks[t];
         for (std::uint64_t c = 0; c < k.c1 - k.c0; ++c) {
-            A acc = partial[t * tuning::band_columns + c];
-            for (std::uint64_t q = 1; q < p.row_pieces; ++q) acc = R::combine(acc, partial[(t + q) * tuning::band_columns + c]);
+            A acc = partial[t * width + c];
+            for (std::uint64_t q = 1; q < p.row_pieces; ++q) acc = R::combine(acc, partial[(t + q) * width + c]);
             out[k.o * C + k.c0 + c] = r.finish(acc);
         }
     }
@@ -276,13 +281,13 @@ template <precision P, class R, class Exec>
 void strided_fixed(const R& r, source_t<R> src, const segment_layout& L, typename R::result_type* out, std::size_t threads,
                    Exec&& exec) {
     using V = det::value_t<P, typename R::accumulator_type>;
-    const strided_plan p = plan_strided(L, threads, det::block);
+    const strided_plan p = plan_strided(L, threads, det::block, tuning::fixed_band_columns);
     const std::uint64_t C = L.inner, m = det::block_count(L.size);
     // Block values, per task: (blocks of its rows) x (its columns), at a fixed stride.
     const std::uint64_t per_task_blocks = p.row_pieces > 1 ? det::block_count(p.tasks.empty() ? 0 : p.tasks[0].j1 - p.tasks[0].j0) : m;
-    std::vector<V> values(p.tasks.size() * per_task_blocks * tuning::band_columns);
+    std::vector<V> values(p.tasks.size() * per_task_blocks * tuning::fixed_band_columns);
     exec(p.tasks.size(), [&](std::size_t t) {
-        band_block_values<P>(r, src, L, p.tasks[t], values.data() + t * per_task_blocks * tuning::band_columns);
+        band_block_values<P>(r, src, L, p.tasks[t], values.data() + t * per_task_blocks * tuning::fixed_band_columns);
     });
     std::vector<V> column(m);
     for (std::size_t t = 0; t < p.tasks.size(); t += p.row_pieces) {
@@ -292,7 +297,7 @@ void strided_fixed(const R& r, source_t<R> src, const segment_layout& L, typenam
             std::uint64_t b = 0;
             for (std::uint64_t q = 0; q < p.row_pieces; ++q) {
                 const strided_task& piece = p.tasks[t + q];
-                const V* v = values.data() + (t + q) * per_task_blocks * tuning::band_columns;
+                const V* v = values.data() + (t + q) * per_task_blocks * tuning::fixed_band_columns;
                 for (std::uint64_t i = 0; i < det::block_count(piece.j1 - piece.j0); ++i) column[b++] = v[i * w + c];
             }
             column.resize(b);
