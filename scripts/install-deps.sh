@@ -8,6 +8,7 @@ packages=(
   catch2                               # tests (Catch2 2.13)
   libbenchmark-dev libtbb-dev          # bench/ (Google Benchmark; TBB for std::execution anchors)
   libcli11-dev libfmt-dev nlohmann-json3-dev  # the preduce command-line program
+  libssl-dev                           # its SHA-256 of many-results runs (OpenSSL's EVP)
   libtrilinos-kokkos-dev               # Kokkos backend (Kokkos 3.4.1, Serial)
   python3-matplotlib                   # bench/plot.py (PNG/SVG plots of the benchmark JSON)
   libopenmpi-dev openmpi-bin           # preduce::mpi and its mpirun tests

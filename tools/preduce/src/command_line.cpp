@@ -8,6 +8,7 @@
 
 #include "cli_error.hpp"
 #include "parse_number.hpp"
+#include "result_files.hpp"
 
 namespace preduce_cli {
 namespace {
@@ -41,6 +42,26 @@ Input:
   An empty file is an error; an empty array (npy shape (0,), or --n 0) is not:
   sums give 0, argmin/argmax give index "none", mean and var give nan, minmax
   gives the identities (min +inf or the type's max, max -inf or its lowest).
+
+Many results per call (at most one of these four):
+  --axis K[,K...]    NumPy's x.<op>(axis=(K, ...)) on an N-D .npy input (raw, text
+                     and generated inputs are 1-D): one result per index of the
+                     kept axes, in C order; negative axes count from the end.
+  --segments FILE    one result per segment i = [o[i], o[i+1]) of the m + 1 offsets
+                     in FILE: a .npy of any integer dtype (int64 or uint64 as a rule),
+                     a text file (.txt, .csv) of integers, or raw int64; offsets must
+                     not decrease nor pass n (values outside [o[0], o[m]) are left out).
+  --segment-size K   one result per K consecutive values; K must divide n.
+  --keys FILE        one result per run of equal consecutive keys (-0.0 equals 0.0,
+                     NaN equals nothing), as thrust::reduce_by_key; FILE holds one key
+                     per value: a .npy (its dtype), text (.txt, .csv: --keys-type, or
+                     int64/float64 by what the lines hold), or raw (--keys-type).
+  Each segment is reduced as if it were the whole input: an empty one gives the
+  identity (sum -0.0 for floats, 0 for integers; min +inf or the type's max;
+  argmin/argmax index none, -1 in .index.npy), and argmin/argmax indices count
+  from the segment's first value. --segments and
+  --segment-size take dot (--input2); --axis and --keys do not (preduce's
+  reduce_axes and reduce_by_key read one input). --mpi takes none of them.
 
 Precision (--precision):
   fast           each backend sums floats in its own order (SIMD lanes, threads,
@@ -84,6 +105,38 @@ Output:
          empty (minmax and moments fill the last five instead of result).
   Floating-point results are printed with every digit needed to read them back.
 
+Output of --axis, --segments, --segment-size and --keys:
+  Per backend: the number of results, the first 3 and the last 3 after those (all
+  of them when there are 6 or fewer), and the SHA-256 of the results' bytes (the
+  data of PREFIX.<backend>.npy below, without its header), with the same timing
+  columns. In the table and CSV one result is written "1.5", "value@index" (argmin,
+  argmax; "none" when empty), "min/max" (minmax) or "count/mean/variance" (moments),
+  results separated by spaces. The table's second line says whether every backend
+  gave the same hashes ("identical across backends"; "identical" in JSON and CSV).
+  json   records {"backend", "label", "op", "pred" (count_if), "type", "n",
+          "mode": "axis", "segments", "segment_size" or "keys",
+          "shape", "axes", "result_shape" (axis), "segment_size", "keys_type" (keys),
+          "count": number of results, "first": [result, ...], "last": [...]
+          (each result as in "result" above), "first_keys", "last_keys" (keys),
+          "sha256", "index_sha256" (argmin/argmax), "keys_sha256" (keys),
+          "identical", "time_s", "gbps", "speedup", "precision"}
+  csv    backend,label,op,pred,type,n,mode,count,first,last,sha256,index_sha256,
+         first_keys,last_keys,keys_sha256,identical,time_s,gbps,speedup,precision
+  GB/s counts the values read (both inputs for dot) and, for --keys, the keys.
+
+Output files (--output PREFIX), for each backend that ran:
+  PREFIX.<backend>.npy        the results, NumPy format 1.0, little-endian: a 1-D
+                              array of the op's result type (argmin/argmax: the
+                              values; count_if: uint64; mean, var: float64), but
+                              minmax (m, 2) of the element type [min, max] and moments
+                              (m, 3) float64 [count, mean, m2], m2 the sum of squared
+                              deviations (variance = m2 / count). --axis results are
+                              1-D too, in C order: reshape them to "result_shape".
+  PREFIX.<backend>.index.npy  argmin/argmax: int64 index inside each segment, -1
+                              for an empty one
+  PREFIX.<backend>.keys.npy   --keys: the key of each run, in the keys' dtype
+  Without a many-results mode the single result is written as a 1-element array.
+
 Exit status: 0 success, 1 unreadable input or a failure in preduce, 2 bad flags.
 
 Examples:
@@ -95,6 +148,11 @@ Examples:
   preduce --op minmax --type i64 --n 1000000
   preduce --input x.npy --input2 y.npy --op dot
   preduce --op sum --precision deterministic   # the same bits on every backend
+  preduce --input x.npy --axis 0,2 --op max    # x.max(axis=(0, 2)) of a 3-D array
+  preduce --input x.npy --segments offsets.npy --op argmin --output out
+                                               # out.<backend>.npy and .index.npy
+  preduce --n 1000000 --segment-size 1000 --op sum --format json
+  preduce --input values.npy --keys keys.npy --op sum --output groups
   mpirun -np 4 preduce --mpi --n 268435456 --backend openmp --threads 1
                                                # 2^26 floats per rank, allreduce)help";
 
@@ -149,6 +207,51 @@ std::vector<preduce::backend> parse_backends(const std::vector<std::string>& nam
     return out;
 }
 
+std::vector<int> parse_axes(const std::string& text) {
+    std::vector<int> axes;
+    std::size_t start = 0;
+    for (std::size_t i = 0; i <= text.size(); ++i) {
+        if (i < text.size() && text[i] != ',') continue;
+        const auto p = parse_number<int>(std::string_view(text).substr(start, i - start));
+        if (p.status != parse_status::ok)
+            throw usage_error("--axis '" + text +
+                              "': expected integers separated by commas, e.g. --axis 0,2 or --axis=-1");
+        axes.push_back(p.value);
+        start = i + 1;
+    }
+    return axes;
+}
+
+// At most one of --axis, --segments, --segment-size and --keys, checked against the op.
+std::optional<segment_request> parse_segments(const flags& f, const operation& op) {
+    std::vector<std::pair<segment_mode, const std::optional<std::string>*>> given;
+    for (const auto& [mode, text] : {std::pair{segment_mode::axis, &f.axis},
+                                     std::pair{segment_mode::offsets, &f.segments},
+                                     std::pair{segment_mode::fixed_size, &f.segment_size},
+                                     std::pair{segment_mode::keys, &f.keys}})
+        if (*text) given.emplace_back(mode, text);
+    if (given.empty()) return std::nullopt;
+    if (given.size() > 1)
+        throw usage_error(std::string(flag_of(given[0].first)) + " and " + flag_of(given[1].first) +
+                          ": give at most one of --axis, --segments, --segment-size and --keys");
+    segment_request r;
+    r.mode = given[0].first;
+    const std::string& text = **given[0].second;
+    if (op.is_binary() && (r.mode == segment_mode::axis || r.mode == segment_mode::keys))
+        throw usage_error(std::string(flag_of(r.mode)) + " does not apply to --op dot: preduce::" +
+                          (r.mode == segment_mode::axis ? "reduce_axes" : "reduce_by_key") +
+                          " reads one input (--segments and --segment-size take dot)");
+    switch (r.mode) {
+    case segment_mode::axis: r.axes = parse_axes(text); break;
+    case segment_mode::offsets:
+    case segment_mode::keys: r.file = text; break;
+    case segment_mode::fixed_size: r.size = number_flag<std::uint64_t>(f.segment_size, "--segment-size", 1, 1); break;
+    }
+    if (f.keys_type && !(r.keys_type = parse_element_type(*f.keys_type)))
+        throw usage_error("unknown --keys-type '" + *f.keys_type + "'; valid: i32, u32, i64, u64, f32, f64");
+    return r;
+}
+
 } // namespace
 
 void define_flags(CLI::App& app, flags& f) {
@@ -188,6 +291,27 @@ void define_flags(CLI::App& app, flags& f) {
         ->type_name("fast|deterministic|compensated");
     app.add_option("-f,--format", f.format, "Output: table, json or csv (default table)")
         ->type_name("table|json|csv");
+    app.add_option("--axis", f.axis,
+                   "Reduce over these axes of an N-D .npy input (negative ones count from the end): one result "
+                   "per index of the other axes, in C order")
+        ->type_name("K[,K...]");
+    app.add_option("--segments", f.segments,
+                   "One result per segment [o[i], o[i+1]) of the m+1 integer offsets in FILE (.npy, text, or raw "
+                   "int64)")
+        ->type_name("FILE");
+    app.add_option("--segment-size", f.segment_size, "One result per K consecutive values; K must divide their number")
+        ->type_name("K");
+    auto* keys = app.add_option("--keys", f.keys,
+                                "One result per run of equal consecutive keys; FILE holds one key per value (.npy, "
+                                "text, or raw with --keys-type)")
+                     ->type_name("FILE");
+    app.add_option("--keys-type", f.keys_type, "Element type of a raw --keys file, or of the numbers in a text one")
+        ->type_name("i32|u32|i64|u64|f32|f64")
+        ->needs(keys);
+    app.add_option("--output", f.output,
+                   "Write each backend's results to PREFIX.<backend>.npy (argmin/argmax: also .index.npy; --keys: "
+                   ".keys.npy); see Output files below")
+        ->type_name("PREFIX");
     app.add_flag("--list-backends", f.list_backends, "Print the backends available here, one per line, and exit");
     app.add_flag("--mpi", f.mpi,
                  "Under mpirun: every rank reduces its part of the values (an even split of --n or of the "
@@ -214,6 +338,13 @@ settings to_settings(const flags& f) {
     s.precision = choose("--precision", f.precision, precisions);
     s.list_backends = f.list_backends;
     s.mpi = f.mpi;
+    s.segments = parse_segments(f, s.op);
+    s.output = f.output;
+    if (s.output && s.output->empty()) throw usage_error("--output: the PREFIX is empty");
+    if (s.output) check_output_prefix(*s.output);
+    if (s.mpi && (s.segments || s.output))
+        throw usage_error(std::string(s.segments ? flag_of(s.segments->mode) : "--output") +
+                          " does not apply to --mpi, which reduces whole arrays across ranks");
 #if !PREDUCE_CLI_MPI
     if (s.mpi) throw usage_error("--mpi: this preduce was built without MPI (install libopenmpi-dev and reconfigure)");
 #endif

@@ -12,6 +12,7 @@
 #include "load_input.hpp"
 #include "operation.hpp"
 #include "report.hpp"
+#include "segments.hpp"
 
 namespace preduce_cli {
 
@@ -23,6 +24,7 @@ inline constexpr int default_repeat = 9;
 // as 2^64 - 1 and "010" as octal, and neither should pass silently.
 struct flags {
     std::optional<std::string> input, input2, format_in, type, n, seed, pred, threads, repeat;
+    std::optional<std::string> axis, segments, segment_size, keys, keys_type, output;
     std::string op = "sum";
     std::vector<std::string> backends{"all"};
     std::string format = "table";
@@ -46,6 +48,8 @@ struct settings {
     preduce::precision precision = preduce::precision::fast;
     bool list_backends = false;
     bool mpi = false;  // under mpirun: preduce::mpi over the ranks (mpi_mode.hpp)
+    std::optional<segment_request> segments;  // many results per call (segments.hpp)
+    std::optional<std::string> output;        // --output PREFIX (result_files.hpp)
 };
 
 void define_flags(CLI::App& app, flags& f);

@@ -6,6 +6,7 @@
 #include <random>
 #include <system_error>
 #include <type_traits>
+#include <utility>
 #include <variant>
 
 #include "cli_error.hpp"
@@ -13,6 +14,14 @@
 #include "readers.hpp"
 
 namespace preduce_cli {
+namespace {
+
+loaded_input one_dimensional(dataset d, input_format format) {
+    const std::uint64_t n = size_of(d);
+    return {std::move(d), format, {n}};
+}
+
+} // namespace
 
 const char* format_name(input_format f) {
     switch (f) {
@@ -54,14 +63,14 @@ loaded_input load_input(const std::string& path, input_format format, std::optio
 
     switch (format) {
     case input_format::npy: {
-        dataset d = read_npy(in, size, path);
-        if (type && *type != type_of(d))
+        npy_contents c = read_npy_shaped(in, size, path);
+        if (type && *type != type_of(c.data))
             throw input_error(path + ": --type " + std::string(info(*type).flag) + " disagrees with the file's dtype (" +
-                              std::string(info(type_of(d)).flag) + "); drop --type for .npy files");
-        return {std::move(d), format};
+                              std::string(info(type_of(c.data)).flag) + "); drop --type for .npy files");
+        return {std::move(c.data), format, std::move(c.shape)};
     }
-    case input_format::raw: return {read_raw(in, size, path, *type), format};
-    case input_format::text: return {read_text(in, size, path, type), format};
+    case input_format::raw: return one_dimensional(read_raw(in, size, path, *type), format);
+    case input_format::text: return one_dimensional(read_text(in, size, path, type), format);
     case input_format::automatic: break;
     }
     throw input_error("internal: no input format chosen");

@@ -3,6 +3,7 @@
 #include <cstdint>
 #include <optional>
 #include <string>
+#include <vector>
 
 #include "dataset.hpp"
 #include "element_type.hpp"
@@ -20,7 +21,8 @@ input_format format_from_name(const std::string& path);
 
 struct loaded_input {
     dataset data;
-    input_format format;  // the one actually used
+    input_format format;               // the one actually used
+    std::vector<std::uint64_t> shape;  // a .npy's own shape; (n) for raw and text
 };
 
 loaded_input load_input(const std::string& path, input_format format, std::optional<element_type> type);

@@ -7,6 +7,7 @@
 #include <string>
 #include <type_traits>
 #include <variant>
+#include <vector>
 
 #include <CLI/CLI.hpp>
 #include <fmt/format.h>
@@ -17,6 +18,7 @@
 #include "load_input.hpp"
 #include "measure.hpp"
 #include "report.hpp"
+#include "segments.hpp"
 #if PREDUCE_CLI_MPI
 #include "mpi_mode.hpp"
 #endif
@@ -93,10 +95,12 @@ int run(const settings& s) {
 #endif
     dataset data;
     std::optional<dataset> second;  // dot's y
+    std::vector<std::uint64_t> shape;  // --axis: a .npy's own shape, else (n)
     std::string source;
     if (s.input) {
         loaded_input in = load_input(*s.input, s.format_in, s.type);
         data = std::move(in.data);
+        shape = std::move(in.shape);
         source = "read from " + *s.input + " (" + format_name(in.format) + ")";
         if (s.input2) {
             loaded_input in2 = load_input(*s.input2, s.format_in, s.type);
@@ -117,7 +121,17 @@ int run(const settings& s) {
             source = std::string("generated ") + generated_distribution(t) + ", seed " + std::to_string(s.seed);
         }
     }
-    const run_summary summary = run_all(data, second ? &*second : nullptr, s.op, {s.backends, s.threads, s.repeat, s.precision});
+    if (!s.input) shape = {size_of(data)};
+    const run_settings rs{s.backends, s.threads, s.repeat, s.precision, s.output};
+    const dataset* y = second ? &*second : nullptr;
+    run_summary summary;
+    if (s.segments) {
+        const segment_plan plan =
+            plan_segments(*s.segments, shape, size_of(data), s.input ? *s.input : std::string("the generated data"));
+        summary = run_segmented(data, y, plan, s.op, rs);
+    } else {
+        summary = run_all(data, y, s.op, rs);
+    }
     print_report(summary, s.format, source, s.repeat);
     return 0;
 }

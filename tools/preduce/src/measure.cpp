@@ -1,7 +1,6 @@
 #include "measure.hpp"
 
 #include <algorithm>
-#include <chrono>
 #include <cstring>
 #include <cmath>
 #include <limits>
@@ -10,29 +9,21 @@
 
 #include <fmt/format.h>
 #include "oracle/exact_sum.hpp"
+#include "result_files.hpp"
+#include "timing.hpp"
 
 namespace preduce_cli {
 namespace {
 
-double median(std::vector<double> v) {
-    std::sort(v.begin(), v.end());
-    const std::size_t m = v.size() / 2;
-    return v.size() % 2 ? v[m] : (v[m - 1] + v[m]) / 2;
-}
-
-// call(backend, options) runs one reduction and returns its result.
+// call(backend, options) runs one reduction and returns its result. With --output the
+// last result is written as a one-element array (result_files.hpp).
 template <class Call>
 backend_result measure(preduce::backend b, const run_settings& s, const Call& call) {
     const preduce::options opts{.threads = s.threads, .precision = s.precision};
-    auto r = call(b, opts);  // warm-up
-    std::vector<double> times;
-    for (int i = 0; i < s.repeat; ++i) {
-        const auto t0 = std::chrono::steady_clock::now();
-        r = call(b, opts);
-        const auto t1 = std::chrono::steady_clock::now();
-        times.push_back(std::chrono::duration<double>(t1 - t0).count());
-    }
-    return {b, preduce::describe(b, opts), to_result(r), median(std::move(times)), std::nullopt, std::nullopt};
+    std::optional<decltype(call(b, opts))> r;
+    const double t = median_seconds(s.repeat, [&] { r = call(b, opts); });
+    if (s.output_prefix) write_result_files(*s.output_prefix, preduce::name(b), arrays_of(std::vector{*r}));
+    return {b, preduce::describe(b, opts), to_result(*r), t, std::nullopt, std::nullopt, std::nullopt};
 }
 
 // Floating-point sums only (of x, |x|, x^2, x*y): integer sums are exact (or wrap by

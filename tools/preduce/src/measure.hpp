@@ -1,7 +1,6 @@
 #pragma once
-// Runs one operation on each chosen backend: a warm-up call (page faults, thread pool
-// start-up), then `repeat` timed calls whose median is reported, since the median
-// ignores the odd run disturbed by the rest of the machine.
+// Runs one operation on each chosen backend (timing.hpp: a warm-up call, then the median
+// of `repeat` timed calls), and what the report needs of the results.
 #include <cstdint>
 #include <optional>
 #include <type_traits>
@@ -72,13 +71,37 @@ inline result_value to_result(const preduce::moments_result& r) {
 // A floating-point result's bits in hex ("0x3f800000" for 1.0f).
 std::string bits_text(const scalar& v);
 
+// What the report shows of one backend's results in a mode with many results per call
+// (segments.hpp): their number, a few of them, and hashes of all of them.
+struct many_results {
+    std::uint64_t count = 0;
+    std::vector<result_value> first;  // the first 3 results (fewer if there are fewer)
+    std::vector<result_value> last;   // the last 3 after those: first + last are all when count <= 6
+    std::vector<scalar> first_keys, last_keys;  // --keys: the keys of the same runs
+    std::string sha256;               // of the bytes PREFIX.<backend>.npy holds after its header
+    std::optional<std::string> index_sha256;  // argmin/argmax: of the .index.npy data
+    std::optional<std::string> keys_sha256;   // --keys: of the .keys.npy data
+};
+
 struct backend_result {
     preduce::backend backend;
     std::string label;              // e.g. "openmp(2 threads)"
-    result_value result;
+    result_value result;            // whole-array mode
     double median_s = 0;
     std::optional<double> error;    // result - exact value, floating-point sums only
     std::optional<std::string> bits;  // the result's bits in hex, floating-point sums only
+    std::optional<many_results> many;  // modes with many results per call
+};
+
+// Which many-results mode ran, and over what (segments.hpp).
+struct segmented_run {
+    std::string mode;                         // "axis", "segments", "segment_size" or "keys"
+    std::string description;                  // for the table's first line
+    std::vector<std::uint64_t> shape;         // axis: the input's shape
+    std::vector<int> axes;                    // axis: the reduced axes, 0 .. rank - 1
+    std::vector<std::uint64_t> result_shape;  // axis: the kept axes (NumPy's x.<op>(axis).shape)
+    std::uint64_t segment_size = 0;           // segment_size
+    std::string keys_type;                    // keys: "int64", ...
 };
 
 // The exact reference of a floating-point sum (of x, |x|, x^2 or x*y: operation::is_sum_like)
@@ -104,6 +127,8 @@ struct run_summary {
     preduce::precision precision = preduce::precision::fast;
     // Floating-point sums: every result has the bits of the first backend's.
     std::optional<bool> bit_identical;
+    std::optional<segmented_run> segmented;  // set in modes with many results per call
+    std::optional<bool> identical;           // those modes: every backend's hashes are the first's
 };
 
 struct run_settings {
@@ -111,6 +136,7 @@ struct run_settings {
     int threads = 0;  // 0: each backend's default
     int repeat = 9;
     preduce::precision precision = preduce::precision::fast;
+    std::optional<std::string> output_prefix;  // --output: write each backend's results (result_files.hpp)
 };
 
 // `second` is dot's y (same type and length as data, checked by the caller), else null.

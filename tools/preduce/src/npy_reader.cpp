@@ -10,6 +10,7 @@
 #include <string>
 #include <string_view>
 #include <type_traits>
+#include <utility>
 #include <variant>
 #include <vector>
 
@@ -240,10 +241,10 @@ npy_header parse_npy_header(std::string_view prefix, std::uint64_t size, const s
     if (count * dt.stored_size != available)
         throw input_error(name + ": " + std::to_string(available - count * dt.stored_size) +
                           " unexpected bytes after the .npy data; the file is corrupt");
-    return {*descr, dt.type, dt.stored_size, dt.is_bool, count, offset};
+    return {*descr, dt.type, dt.stored_size, dt.is_bool, count, offset, std::move(*shape)};
 }
 
-dataset read_npy(std::istream& in, std::uint64_t size, const std::string& name) {
+npy_contents read_npy_shaped(std::istream& in, std::uint64_t size, const std::string& name) {
     std::string prefix(static_cast<std::size_t>(size < npy_max_prefix ? size : npy_max_prefix), '\0');
     read_exact(in, prefix.data(), prefix.size(), name);
     const npy_header h = parse_npy_header(prefix, size, name);
@@ -273,7 +274,11 @@ dataset read_npy(std::istream& in, std::uint64_t size, const std::string& name) 
             }
         },
         data);
-    return data;
+    return {std::move(data), h.shape};
+}
+
+dataset read_npy(std::istream& in, std::uint64_t size, const std::string& name) {
+    return read_npy_shaped(in, size, name).data;
 }
 
 } // namespace preduce_cli

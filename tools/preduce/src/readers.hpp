@@ -7,6 +7,7 @@
 #include <optional>
 #include <string>
 #include <string_view>
+#include <vector>
 
 #include "cli_error.hpp"
 #include "dataset.hpp"
@@ -16,6 +17,13 @@ namespace preduce_cli {
 
 // .npy (NumPy format 1.0, 2.0, 3.0): little-endian <i4 <u4 <i8 <u8 <f4 <f8, and the
 // 1-byte |i1 |u1 |b1 widened to int32/uint32; any shape, read in C order.
+struct npy_contents {
+    dataset data;                      // the values in C order
+    std::vector<std::uint64_t> shape;  // as the header gives it: () for a scalar
+};
+npy_contents read_npy_shaped(std::istream& in, std::uint64_t size, const std::string& name);
+
+// The values alone, flattened in C order.
 dataset read_npy(std::istream& in, std::uint64_t size, const std::string& name);
 
 // What the .npy preamble and header say, checked against the file size. Pure, so it
@@ -27,6 +35,7 @@ struct npy_header {
     bool is_bool;                 // |b1: any non-zero byte counts as 1
     std::uint64_t count;          // product of the shape
     std::uint64_t data_offset;    // where the values start
+    std::vector<std::uint64_t> shape;  // the header's dimensions, outermost first
 };
 inline constexpr std::size_t npy_max_header = 65536;  // real headers are ~100 bytes
 inline constexpr std::size_t npy_max_prefix = 12 + npy_max_header;

@@ -7,7 +7,16 @@
 Input files are written at test time with the standard library only (struct, not
 numpy, which a Debian machine need not have), so every byte of a bad file is chosen
 here on purpose.
+
+The cases of the many-results modes (--axis, --segments, --segment-size, --keys) check
+the .npy files --output writes against references computed here in plain Python; where
+numpy is importable they also check those references against numpy itself.
 """
+import ast
+import csv
+import hashlib
+import io
+import itertools
 import json
 import math
 import os
@@ -944,6 +953,512 @@ def case_precision_bad_value():
         fails("--precision", bad, status=2, contains="--precision")
     fails("--precision", status=2)
     check("--precision" in ok("--help") and "deterministic" in ok("--help"), "--help")
+
+
+# ---------------------------------------------------------------- cases: many results per call
+
+try:
+    import numpy as np  # optional: a second opinion on the plain-Python references below
+except ImportError:
+    np = None
+
+NPY_FORMATS = {"<f4": "f", "<f8": "d", "<i4": "i", "<i8": "q", "<u4": "I", "<u8": "Q"}
+INT_LIMITS = {"<i4": (32, True), "<i8": (64, True), "<u4": (32, False), "<u8": (64, False)}
+UNIT_ROUNDOFF = {"<f4": 2.0**-24, "<f8": 2.0**-53}
+OUTPUTS = itertools.count()
+
+
+def numpy_note():
+    if np is None:
+        print("numpy not importable: checked against the plain-Python references only")
+
+
+def read_npy(path):
+    """(descr, shape, flat values, data bytes) of a .npy file --output wrote: format 1.0, its
+    data 64-byte aligned, a little-endian dtype the CLI writes."""
+    with open(path, "rb") as f:
+        raw = f.read()
+    check(raw[:8] == b"\x93NUMPY\x01\x00", f"{path}: not a .npy 1.0 file: {raw[:10]!r}")
+    hlen = struct.unpack("<H", raw[8:10])[0]
+    check((10 + hlen) % 64 == 0 and raw[9 + hlen:10 + hlen] == b"\n", f"{path}: header not padded to 64 bytes")
+    header = ast.literal_eval(raw[10:10 + hlen].decode("latin1"))
+    check(header["fortran_order"] is False and header["descr"] in NPY_FORMATS, f"{path}: header {header}")
+    fmt, shape, data = NPY_FORMATS[header["descr"]], list(header["shape"]), raw[10 + hlen:]
+    count = math.prod(shape)
+    check(len(data) == count * struct.calcsize(fmt), f"{path}: {len(data)} data bytes for shape {shape}")
+    if np is not None:
+        check(np.load(path).shape == tuple(shape), f"{path}: numpy reads another shape")
+    return header["descr"], shape, list(struct.unpack(f"<{count}{fmt}", data)), data
+
+
+def segmented(*args):
+    """Runs a many-results mode with --output on every backend: the JSON records, and per
+    backend the files read back: {"values": read_npy(...), "index": ..., "keys": ...}."""
+    prefix = os.path.join(TMP, f"out{next(OUTPUTS)}")
+    recs = json.loads(ok(*args, "--format", "json", "--repeat", "1", "--output", prefix))["results"]
+    check([r["backend"] for r in recs] == available_backends(), f"backends: {[r['backend'] for r in recs]}")
+    files = {}
+    for r in recs:
+        for key in ("backend", "label", "op", "type", "n", "mode", "count", "first", "last", "sha256", "identical",
+                    "time_s", "gbps", "precision"):
+            check(key in r, f"record lacks {key!r}: {r}")
+        got = {"values": read_npy(f"{prefix}.{r['backend']}.npy")}
+        for extra in ("index", "keys"):
+            path = f"{prefix}.{r['backend']}.{extra}.npy"
+            if os.path.exists(path):
+                got[extra] = read_npy(path)
+        files[r["backend"]] = got
+    return recs, files
+
+
+def wrap_for(descr, v):
+    bits, signed = INT_LIMITS[descr]
+    return wrap(v, bits, signed)
+
+
+def min_identity(descr):
+    if descr in UNIT_ROUNDOFF:
+        return math.inf
+    bits, signed = INT_LIMITS[descr]
+    return (1 << (bits - 1)) - 1 if signed else (1 << bits) - 1
+
+
+def max_identity(descr):
+    if descr in UNIT_ROUNDOFF:
+        return -math.inf
+    bits, signed = INT_LIMITS[descr]
+    return -(1 << (bits - 1)) if signed else 0
+
+
+def check_sum(got, values, descr, what):
+    """A sum read back from a file against the exact sum of values: integers exactly (they
+    wrap), floats within (n-1) u sum|x| (Higham), an empty float sum -0.0."""
+    if descr not in UNIT_ROUNDOFF:
+        check(got == wrap_for(descr, sum(values)), f"{what}: {got} vs {wrap_for(descr, sum(values))}")
+    elif not values:
+        check(got == 0 and math.copysign(1, got) == -1, f"{what}: empty float sum {got!r}, expected -0.0")
+    else:
+        exact = math.fsum(values)
+        bound = max(len(values) - 1, 0) * UNIT_ROUNDOFF[descr] * math.fsum(abs(v) for v in values)
+        check(abs(got - exact) <= bound, f"{what}: {got} vs exact {exact}, bound {bound}")
+
+
+def arg_ref(values, descr, largest):
+    """(value, index) of argmin/argmax: the lowest index among ties, (identity, -1) when empty."""
+    if not values:
+        return (max_identity(descr) if largest else min_identity(descr)), -1
+    best = max(values) if largest else min(values)
+    return best, values.index(best)
+
+
+def check_segment_results(files, segments, descr, op, what):
+    """Every backend's files against the references of each segment (a list of value lists)."""
+    for backend, got in files.items():
+        vdescr, shape, vals, _ = got["values"]
+        where = f"{what}, {op}, {backend}"
+        check(shape == [len(segments)], f"{where}: shape {shape}, {len(segments)} segments")
+        if op == "sum":
+            check(vdescr == descr, f"{where}: dtype {vdescr}")
+            for i, seg in enumerate(segments):
+                check_sum(vals[i], seg, descr, f"{where}, segment {i}")
+        elif op in ("min", "max"):
+            check(vdescr == descr, f"{where}: dtype {vdescr}")
+            expect = [(min if op == "min" else max)(seg) if seg else
+                      (min_identity if op == "min" else max_identity)(descr) for seg in segments]
+            check(vals == expect, f"{where}: {vals} vs {expect}")
+        else:
+            largest = op == "argmax"
+            check(vdescr == descr and got["index"][0] == "<i8", f"{where}: dtypes {vdescr}, {got['index'][0]}")
+            expect = [arg_ref(seg, descr, largest) for seg in segments]
+            check(list(zip(vals, got["index"][2])) == expect, f"{where}: {list(zip(vals, got['index'][2]))} vs {expect}")
+
+
+def f32_values(rng, n):
+    return [f32(rng.uniform(-1, 1)) for _ in range(n)]
+
+
+@case
+def case_segments_offsets():
+    # Offsets with empty segments first, in the middle and last, and values after the last
+    # offset (in no segment): every backend's files against per-segment references.
+    rng = random.Random(21)
+    n = 3000
+    offsets = [0, 0, 5, 6, 6, 6, 1000, 1001, 2500, 2999, 2999]
+    inputs = {"<f4": f32_values(rng, n),
+              "<f8": [rng.uniform(-1e3, 1e3) for _ in range(n)],
+              "<i4": [rng.randint(-2**31, 2**31 - 1) for _ in range(n)],   # sums wrap
+              "<i8": [rng.randint(-2**62, 2**62) for _ in range(n)],
+              "<u4": [rng.randint(0, 2**32 - 1) for _ in range(n)]}
+    off_i8 = write("offsets.npy", npy_bytes("<i8", (len(offsets),), pack("q", offsets)))
+    off_u8 = write("offsets_u8.npy", npy_bytes("<u8", (len(offsets),), pack("Q", offsets)))
+    segments_of = lambda vals: [vals[a:b] for a, b in zip(offsets, offsets[1:])]
+    for descr, vals in inputs.items():
+        x = write(f"x{descr[1:]}.npy", npy_bytes(descr, (n,), pack(NPY_FORMATS[descr], vals)))
+        for op in ("sum", "min", "max", "argmin", "argmax"):
+            recs, files = segmented("--input", x, "--segments", off_i8, "--op", op)
+            check(all(r["mode"] == "segments" and r["count"] == len(offsets) - 1 for r in recs), recs)
+            check_segment_results(files, segments_of(vals), descr, op, f"{descr} offsets")
+            if op != "sum" or descr not in UNIT_ROUNDOFF:
+                check(all(r["identical"] for r in recs), f"{descr} {op}: exact results differ: {recs}")
+    # uint64 and text offsets read the same segments.
+    x = write("xf4.npy", npy_bytes("<f4", (n,), pack("f", inputs["<f4"])))
+    for off in (off_u8, write("offsets.txt", "".join(f"{o}\n" for o in offsets))):
+        _, files = segmented("--input", x, "--segments", off, "--op", "argmin")
+        check_segment_results(files, segments_of(inputs["<f4"]), "<f4", "argmin", off)
+    # A single offset: no segments, empty files.
+    recs, files = segmented("--input", x, "--segments", write("none.npy", npy_bytes("<i8", (1,), pack("q", [0]))))
+    check(all(r["count"] == 0 and r["first"] == [] and r["last"] == [] for r in recs), recs)
+    check(all(f["values"][1] == [0] for f in files.values()), files)
+    if np is not None:
+        # NumPy's view of the same segments: np.add.reduceat sums [o[i], o[i+1]) for increasing
+        # offsets (an empty segment gives x[o[i]] there, so those are left out).
+        xs = np.array(inputs["<f8"])
+        starts = [a for a, b in zip(offsets, offsets[1:]) if a < b]
+        ends = [b for a, b in zip(offsets, offsets[1:]) if a < b]
+        want = np.add.reduceat(xs, starts)
+        want[-1] = xs[starts[-1]:ends[-1]].sum()  # reduceat's last segment runs to the end
+        _, files = segmented("--input", write("xf8.npy", npy_bytes("<f8", (n,), pack("d", inputs["<f8"]))),
+                             "--segments", off_i8)
+        for got in files.values():
+            nonempty = [v for v, (a, b) in zip(got["values"][2], zip(offsets, offsets[1:])) if a < b]
+            check(np.allclose(nonempty, want, rtol=1e-12, atol=1e-9), f"numpy reduceat: {nonempty} vs {want}")
+    numpy_note()
+
+
+@case
+def case_segments_dot():
+    # dot over segments of two inputs side by side.
+    xs, ys = [1, -2, 3, 40, 5, 6], [5, 6, -7, 8, 1, 1]
+    offsets = [0, 2, 2, 6]
+    x = write("x.npy", npy_bytes("<i8", (6,), pack("q", xs)))
+    y = write("y.npy", npy_bytes("<i8", (6,), pack("q", ys)))
+    off = write("off.npy", npy_bytes("<i8", (4,), pack("q", offsets)))
+    expect = [sum(a * b for a, b in zip(xs[s:e], ys[s:e])) for s, e in zip(offsets, offsets[1:])]
+    for args in (("--segments", off), ("--segment-size", 3)):
+        recs, files = segmented("--input", x, "--input2", y, "--op", "dot", *args)
+        want = expect if args[0] == "--segments" else [sum(a * b for a, b in zip(xs[i:i + 3], ys[i:i + 3])) for i in (0, 3)]
+        for got in files.values():
+            check(got["values"][2] == want, f"dot {args}: {got['values'][2]} vs {want}")
+
+
+@case
+def case_segment_size():
+    rng = random.Random(5)
+    n, k = 1200, 40
+    for descr, vals in (("<f8", [rng.uniform(-1, 1) for _ in range(n)]),
+                        ("<i4", [rng.randint(-2**31, 2**31 - 1) for _ in range(n)]),
+                        ("<u8", [rng.randint(0, 2**64 - 1) for _ in range(n)])):
+        x = write("x.npy", npy_bytes(descr, (n,), pack(NPY_FORMATS[descr], vals)))
+        for size in (k, 1, n):
+            segs = [vals[i:i + size] for i in range(0, n, size)]
+            for op in ("sum", "max", "argmax", "argmin"):
+                recs, files = segmented("--input", x, "--segment-size", size, "--op", op)
+                check(all(r["mode"] == "segment_size" and r["segment_size"] == size and r["count"] == n // size
+                          for r in recs), recs)
+                check_segment_results(files, segs, descr, op, f"{descr} size {size}")
+    # Generated data take it too; n = 0 gives no results.
+    recs, _ = segmented("--n", 1000, "--segment-size", 250, "--op", "min")
+    check(all(r["count"] == 4 and r["type"] == "float32" for r in recs), recs)
+    recs, _ = segmented("--n", 0, "--segment-size", 7)
+    check(all(r["count"] == 0 for r in recs), recs)
+    # n must be a multiple of K: one line, naming the flag and the remainder.
+    line = fails("--n", 1000, "--segment-size", 300, status=2, contains="--segment-size 300")
+    check("100 left over" in line, line)
+    fails("--input", x, "--segment-size", 7, status=2, contains="--segment-size")
+    fails("--n", 10, "--segment-size", 0, status=2, contains="--segment-size")
+    fails("--n", 10, "--segment-size", "-5", status=2, contains="--segment-size")
+    if np is not None:
+        xs = np.array(vals, dtype=np.uint64)
+        _, files = segmented("--input", x, "--segment-size", k, "--op", "max")
+        for got in files.values():
+            check(got["values"][2] == xs.reshape(-1, k).max(axis=1).tolist(), "numpy reshape(-1, k).max(axis=1)")
+    numpy_note()
+
+
+def axis_ref(flat, shape, axes, fn):
+    """fn over the elements of each index of the kept axes (C order), the reduced elements
+    taken in C order of the reduced axes; and the kept shape."""
+    rank = len(shape)
+    reduced = sorted(a % rank for a in axes)
+    kept = [d for d in range(rank) if d not in reduced]
+    strides = [math.prod(shape[d + 1:]) for d in range(rank)]
+    out = []
+    for kidx in itertools.product(*(range(shape[d]) for d in kept)):
+        elems = []
+        for ridx in itertools.product(*(range(shape[d]) for d in reduced)):
+            pos = sum(i * strides[d] for i, d in zip(kidx, kept)) + sum(i * strides[d] for i, d in zip(ridx, reduced))
+            elems.append(flat[pos])
+        out.append(fn(elems))
+    return out, [shape[d] for d in kept]
+
+
+@case
+def case_axis():
+    # A 3-D array reduced over axis 0, axis 1, axes 0 and 2, and axis -1, against the
+    # reference (and numpy's x.sum(axis=...) / x.max(axis=...)). Small integers stored as
+    # float64 keep every sum exact, so every backend must match exactly.
+    rng = random.Random(8)
+    shape = [3, 4, 5]
+    n = math.prod(shape)
+    data = {"<f8": [float(rng.randint(-50, 50)) for _ in range(n)],
+            "<i4": [rng.randint(-2**31, 2**31 - 1) for _ in range(n)],
+            "<f4": f32_values(rng, n)}
+    fns = {"sum": sum, "max": max, "argmax": lambda e: e.index(max(e)), "min": min}
+    for descr, flat in data.items():
+        x = write(f"x3d{descr[1:]}.npy", npy_bytes(descr, tuple(shape), pack(NPY_FORMATS[descr], flat)))
+        for axes in ("0", "1", "0,2", "-1", "2,0", "0,1,2"):
+            ax = [int(a) for a in axes.split(",")]
+            for op, fn in fns.items():
+                if op == "sum" and descr == "<f4":
+                    continue  # rounds: checked below within a bound
+                want, kept = axis_ref(flat, shape, ax, fn)
+                if op == "sum" and descr == "<i4":
+                    want = [wrap_for(descr, v) for v in want]
+                recs, files = segmented("--input", x, f"--axis={axes}", "--op", op)
+                for r in recs:
+                    check(r["mode"] == "axis" and r["shape"] == shape and r["result_shape"] == kept, r)
+                    check(r["axes"] == [a % 3 for a in ax] and r["count"] == math.prod(kept), r)
+                for backend, got in files.items():
+                    vals = got["index"][2] if op == "argmax" else got["values"][2]
+                    check(got["values"][1] == [math.prod(kept)], f"1-D output: {got['values'][1]}")
+                    check(vals == want, f"{descr} axis {axes} {op} {backend}: {vals} vs {want}")
+                if np is not None and op in ("sum", "max", "min"):
+                    arr = np.array(flat, dtype={"<f8": np.float64, "<i4": np.int32, "<f4": np.float32}[descr]).reshape(shape)
+                    kw = {"dtype": arr.dtype} if op == "sum" else {}  # int32 sums wrap, as preduce's do
+                    npw = getattr(arr, op)(axis=tuple(ax), **kw).reshape(-1).tolist()
+                    check(npw == want, f"numpy x.{op}(axis={axes}): {npw} vs reference {want}")
+        if descr == "<f4":
+            for axes in ("0", "0,2", "-1"):
+                segs, _ = axis_ref(flat, shape, [int(a) for a in axes.split(",")], list)
+                _, files = segmented("--input", x, "--axis", axes, "--op", "sum")
+                check_segment_results(files, segs, descr, "sum", f"f32 axis {axes}")
+    # "--axis -1" (the value after a space) is an axis, not a flag.
+    recs, _ = segmented("--input", x, "--axis", "-1", "--op", "max")
+    check(recs[0]["result_shape"] == [3, 4], recs[0])
+    # Without --axis an N-D .npy is still one whole array.
+    r = one_result("--input", write("x3d.npy", npy_bytes("<f8", tuple(shape), pack("d", data["<f8"]))), "--op", "sum")
+    check(r["n"] == n and r["result"] == sum(data["<f8"]), r)
+    # A 1-D input (any format) has axis 0 only; a 0-D .npy has none.
+    recs, files = segmented("--input", write("v.txt", "1\n2\n3\n"), "--axis", "0")
+    check(all(f["values"][2] == [6] for f in files.values()), files)
+    fails("--n", 10, "--axis", 1, status=2, contains="out of range")
+    fails("--input", write("s.npy", npy_bytes("<f8", (), pack("d", [4.5]))), "--axis", 0, status=2, contains="0-D")
+    numpy_note()
+
+
+def runs_ref(keys, values, fn):
+    """(first key, fn(values)) of each run of equal consecutive keys by ==: -0.0 is 0.0 and
+    NaN equals nothing (itertools.groupby would join a NaN object with itself)."""
+    out, start = [], 0
+    for i in range(1, len(keys) + 1):
+        if i == len(keys) or not keys[i] == keys[i - 1]:
+            out.append((keys[start], fn(values[start:i])))
+            start = i
+    return out
+
+
+def same_key(a, b):
+    return a == b or (isinstance(a, float) and math.isnan(a) and math.isnan(b))
+
+
+@case
+def case_keys():
+    rng = random.Random(3)
+    # int64 keys with runs of 1 to 9, a key coming back later (a new run), and float64
+    # values (small integers: exact sums).
+    keys, k = [], 0
+    while len(keys) < 500:
+        k = rng.choice([k, k + 1, 7])
+        keys.extend([k] * rng.randint(1, 9))
+    keys = keys[:500]
+    values = [float(rng.randint(-20, 20)) for _ in keys]
+    x = write("v.npy", npy_bytes("<f8", (500,), pack("d", values)))
+    kf = write("k.npy", npy_bytes("<i8", (500,), pack("q", keys)))
+    for op, fn in (("sum", sum), ("max", max), ("argmin", lambda v: v.index(min(v))), ("min", min)):
+        want = runs_ref(keys, values, fn)
+        recs, files = segmented("--input", x, "--keys", kf, "--op", op)
+        for r in recs:
+            check(r["mode"] == "keys" and r["keys_type"] == "int64" and r["count"] == len(want), r)
+            check(r["first_keys"] == [w[0] for w in want[:3]] and r["last_keys"] == [w[0] for w in want[-3:]], r)
+            check("keys_sha256" in r, r)
+        for backend, got in files.items():
+            check(got["keys"][0] == "<i8" and got["keys"][2] == [w[0] for w in want], f"{backend}: keys {got['keys']}")
+            vals = got["index"][2] if op == "argmin" else got["values"][2]
+            check(vals == [w[1] for w in want], f"{op} {backend}: {vals} vs {want}")
+    # Keys as text (int64 by the lines) and as raw int32 with --keys-type: the same runs.
+    want = runs_ref(keys, values, sum)
+    for args in (("--keys", write("k.txt", "".join(f"{v}\n" for v in keys))),
+                 ("--keys", write("k.bin", pack("i", keys)), "--keys-type", "i32")):
+        _, files = segmented("--input", x, *args)
+        for got in files.values():
+            check(got["keys"][2] == [w[0] for w in want] and got["values"][2] == [w[1] for w in want], f"{args}")
+    # float keys: -0.0 and 0.0 are one run, every NaN a run of its own; text keys with --keys-type f32.
+    fkeys = [1.5, 1.5, -0.0, 0.0, math.nan, math.nan, 2.0, 2.0, 2.0]
+    fvals = [1, 2, 3, 4, 5, 6, 7, 8, 9]
+    want = runs_ref(fkeys, fvals, sum)
+    check(len(want) == 5, want)
+    xi = write("vi.npy", npy_bytes("<i4", (9,), pack("i", fvals)))
+    for kfile, kdescr in ((write("fk.npy", npy_bytes("<f8", (9,), pack("d", fkeys))), "<f8"),
+                          (write("fk.txt", "".join(f"{v}\n" for v in fkeys)), "<f4")):
+        extra = ("--keys-type", "f32") if kfile.endswith(".txt") else ()
+        recs, files = segmented("--input", xi, "--keys", kfile, *extra)
+        for got in files.values():
+            check(got["keys"][0] == kdescr and all(same_key(a, w[0]) for a, w in zip(got["keys"][2], want)), got["keys"])
+            check(got["values"][2] == [w[1] for w in want], got["values"])
+        check(recs[0]["first_keys"][2] == "nan", recs[0])
+    # Generated values take keys of --n entries; an empty input gives no runs.
+    recs, _ = segmented("--n", 500, "--keys", kf)
+    check(all(r["count"] == len(runs_ref(keys, keys, len)) for r in recs), recs)
+    # Keys of another length: one line naming both counts.
+    line = fails("--input", x, "--keys", write("k3.npy", npy_bytes("<i8", (3,), pack("q", [1, 2, 3]))), status=1,
+                 contains="3 keys")
+    check("500 values" in line, line)
+    if np is not None:
+        kv, vv = np.array(keys), np.array(values)
+        starts = np.flatnonzero(np.r_[True, kv[1:] != kv[:-1]])
+        _, files = segmented("--input", x, "--keys", kf)
+        for got in files.values():
+            check(got["keys"][2] == kv[starts].tolist(), "numpy run starts")
+            check(got["values"][2] == np.add.reduceat(vv, starts).tolist(), "numpy reduceat over the runs")
+    numpy_note()
+
+
+@case
+def case_segmented_report():
+    # JSON, CSV and table carry the count, the first and last results and the SHA-256 of
+    # the data bytes of the written .npy (values, index, keys).
+    vals = [float(v) for v in (5, -3, 9, 0, 2, 8, -1, 4, 7, 6, 1, 3)]
+    x = write("x.npy", npy_bytes("<f8", (12,), pack("d", vals)))
+    for size, count in ((1, 12), (2, 6), (4, 3)):
+        recs, files = segmented("--input", x, "--segment-size", size, "--op", "argmin")
+        for r in recs:
+            got = files[r["backend"]]
+            check(r["count"] == count and r["sha256"] == hashlib.sha256(got["values"][3]).hexdigest(), r)
+            check(r["index_sha256"] == hashlib.sha256(got["index"][3]).hexdigest(), r)
+            results = [{"value": v, "index": i} for v, i in zip(got["values"][2], got["index"][2])]
+            # first: the first 3; last: the last 3 after those, so all of them when count <= 6.
+            check(r["first"] == results[:3] and r["last"] == results[max(3, count - 3):], f"{size}: {r}")
+            check(r["identical"] is True and r["precision"] == "fast", r)
+    # Empty segments: argmin's value and index are null in JSON, "none" in the table and CSV.
+    off = write("off.npy", npy_bytes("<i8", (4,), pack("q", [0, 0, 12, 12])))
+    recs, files = segmented("--input", x, "--segments", off, "--op", "argmin")
+    check(recs[0]["first"] == [{"value": None, "index": None}, {"value": -3.0, "index": 1},
+                               {"value": None, "index": None}], recs[0])
+    rows = table_rows(ok("--input", x, "--segments", off, "--op", "argmin", "--repeat", "1"))
+    check(all(r["values"] == "none -3@1 none" and r["results"] == "3" for r in rows), rows)
+    check([r["sha256"] for r in rows] == [r["sha256"] for r in recs], rows)
+    # CSV: its own header, one row per backend, the same hashes.
+    out = ok("--input", x, "--segment-size", 2, "--op", "sum", "--format", "csv", "--repeat", "1")
+    table = list(csv.DictReader(io.StringIO(out)))
+    check(out.splitlines()[0] == "backend,label,op,pred,type,n,mode,count,first,last,sha256,index_sha256,first_keys,"
+                                 "last_keys,keys_sha256,identical,time_s,gbps,speedup,precision", out)
+    recs, files = segmented("--input", x, "--segment-size", 2, "--op", "sum")
+    check([c["backend"] for c in table] == available_backends(), table)
+    for c in table:
+        got = files[c["backend"]]["values"]
+        check(c["mode"] == "segment_size" and c["count"] == "6" and c["first"] == "2 9 10" and c["last"] == "3 13 4", c)
+        check(c["sha256"] == hashlib.sha256(got[3]).hexdigest() and c["identical"] == "yes", c)
+        check(c["index_sha256"] == "" and c["keys_sha256"] == "" and float(c["time_s"]) >= 0, c)
+    # Keys in CSV; minmax and moments in their compact forms.
+    kf = write("k.npy", npy_bytes("<i4", (12,), pack("i", [1] * 5 + [2] * 7)))
+    out = ok("--input", x, "--keys", kf, "--op", "minmax", "--format", "csv", "--repeat", "1")
+    for c in csv.DictReader(io.StringIO(out)):
+        check(c["first_keys"] == "1 2" and c["first"] == "-3/9 -1/8" and len(c["keys_sha256"]) == 64, c)
+    recs, files = segmented("--input", x, "--keys", kf, "--op", "moments")
+    for r in recs:
+        got = files[r["backend"]]["values"]
+        check(got[0] == "<f8" and got[1] == [2, 3], got)
+        keys_bytes = files[r["backend"]]["keys"][3]
+        check(r["first"][0]["count"] == 5 and r["keys_sha256"] == hashlib.sha256(keys_bytes).hexdigest(), r)
+        # [count, mean, m2] of the first run, 5, -3, 9, 0, 2
+        m2 = statistics.pvariance(vals[:5]) * 5
+        check(got[2][0] == 5 and close(got[2][1], 2.6, 1e-15) and close(got[2][2], m2, 1e-14), got)
+    # More than 6 results: the table shows the ends with "..." between.
+    rows = table_rows(ok("--input", x, "--segment-size", 1, "--op", "max", "--repeat", "1"))
+    check(all(r["values"] == "5 -3 9 ... 6 1 3" and r["results"] == "12" for r in rows), rows)
+    # Under precision=deterministic float sums of segments have the same bits everywhere.
+    recs, _ = segmented("--n", 100000, "--segment-size", 25000, "--precision", "deterministic")
+    check(all(r["identical"] for r in recs) and len({r["sha256"] for r in recs}) == 1, recs)
+    check(all(r["precision"] == "deterministic" for r in recs), recs)
+
+
+@case
+def case_output_layouts():
+    # --output's dtypes and shapes for every kind of result, in a many-results mode and for
+    # the single result of a whole-array run (a 1-element array).
+    vals = [3, -1, 4, -1, 5, 9]
+    x = write("x.npy", npy_bytes("<i4", (6,), pack("i", vals)))
+    layouts = {"sum": ("<i4", [2]), "wide_sum": ("<i8", [2]), "count_if": ("<u8", [2]), "mean": ("<f8", [2]),
+               "minmax": ("<i4", [2, 2]), "moments": ("<f8", [2, 3]), "argmax": ("<i4", [2])}
+    for op, (descr, shape) in layouts.items():
+        extra = ("--pred", "greater:0") if op == "count_if" else ()
+        _, files = segmented("--input", x, "--segment-size", 3, "--op", op, *extra)
+        for got in files.values():
+            check(got["values"][:2] == (descr, shape), f"{op}: {got['values'][:2]} vs {(descr, shape)}")
+    _, files = segmented("--input", x, "--segment-size", 3, "--op", "minmax")
+    check(all(g["values"][2] == [-1, 4, -1, 9] for g in files.values()), files)
+    _, files = segmented("--input", x, "--segment-size", 3, "--op", "count_if", "--pred", "greater:0")
+    check(all(g["values"][2] == [2, 2] for g in files.values()), files)
+    # Whole array: the result each record reports, as a 1-element array.
+    for op in ("sum", "argmin", "minmax", "moments"):
+        prefix = os.path.join(TMP, f"whole{next(OUTPUTS)}")
+        recs = records("--input", x, "--op", op, "--output", prefix)
+        for r in recs:
+            descr, shape, got, _ = read_npy(f"{prefix}.{r['backend']}.npy")
+            if op == "sum":
+                check(shape == [1] and got == [r["result"]] == [19], got)
+            elif op == "argmin":
+                check(got == [-1] and read_npy(f"{prefix}.{r['backend']}.index.npy")[2] == [r["result"]["index"]] == [1], got)
+            elif op == "minmax":
+                check(shape == [1, 2] and got == [-1, 9], got)
+            else:
+                check(shape == [1, 3] and got[0] == 6 and close(got[1], r["result"]["mean"]), got)
+
+
+@case
+def case_segmented_errors():
+    x = write("x.npy", npy_bytes("<f4", (10,), pack("f", range(10))))
+    y = write("y.npy", npy_bytes("<f4", (10,), pack("f", range(10))))
+    offsets = lambda name, fmt, descr, v: write(name, npy_bytes(descr, (len(v),), pack(fmt, v)))
+    # Bad offsets: decreasing, past n, negative, not integers, none at all.
+    fails("--input", x, "--segments", offsets("dec.npy", "q", "<i8", [0, 5, 3, 10]), status=1, contains="decrease")
+    line = fails("--input", x, "--segments", offsets("past.npy", "q", "<i8", [0, 5, 11]), status=1, contains="past the end")
+    check("11" in line and "10 values" in line, line)
+    fails("--input", x, "--segments", offsets("neg.npy", "q", "<i8", [-1, 5]), status=1, contains="negative")
+    fails("--input", x, "--segments", offsets("flt.npy", "d", "<f8", [0, 5]), status=1, contains="integer")
+    fails("--input", x, "--segments", write("empty.npy", npy_bytes("<i8", (0,), b"")), status=1, contains="m + 1")
+    fails("--input", x, "--segments", os.path.join(TMP, "missing.npy"), status=1, contains="missing.npy")
+    fails("--input", x, "--segments", write("junk.txt", "0\nfive\n"), status=1, contains="junk.txt:2:")
+    # Axes out of range, repeated, malformed.
+    x3 = write("x3.npy", npy_bytes("<f8", (2, 3, 4), pack("d", range(24))))
+    for axes, expect in (("3", "out of range"), ("-4", "out of range"), ("0,0", "twice"), ("1,-2", "twice"),
+                         ("a", "integers"), ("0,", "integers"), ("", "integers")):
+        fails("--input", x3, f"--axis={axes}", status=2, contains=expect if axes else "--axis")
+    # Keys of another length, raw keys without a type, a --keys-type the .npy contradicts.
+    fails("--input", x, "--keys", offsets("k.npy", "q", "<i8", [1, 1, 2]), status=1, contains="one key per value")
+    fails("--input", x, "--keys", write("k.bin", pack("i", range(10))), status=2, contains="--keys-type")
+    fails("--input", x, "--keys", offsets("k10.npy", "q", "<i8", list(range(10))), "--keys-type", "i32", status=1,
+          contains="dtype")
+    fails("--input", x, "--keys-type", "i32", status=2, contains="--keys")
+    fails("--input", x, "--keys", write("k10.txt", "1\n" * 10), "--keys-type", "f16", status=2, contains="f16")
+    # Two modes at once, and modes the op or --mpi cannot take.
+    off = offsets("ok.npy", "q", "<i8", [0, 10])
+    for a, b in ((("--axis", "0"), ("--segments", off)), (("--segment-size", "5"), ("--keys", off)),
+                 (("--segments", off), ("--segment-size", "2")), (("--axis", "0"), ("--keys", off))):
+        fails("--input", x, *a, *b, status=2, contains="at most one")
+    fails("--input", x, "--input2", y, "--op", "dot", "--keys", off, status=2, contains="reduce_by_key reads one input")
+    fails("--input", x, "--input2", y, "--op", "dot", "--axis", "0", status=2, contains="reduce_axes reads one input")
+    fails("--n", 10, "--segment-size", 5, "--mpi", status=2, contains="--mpi")
+    fails("--n", 10, "--output", os.path.join(TMP, "no", "such", "dir", "p"), status=2, contains="does not exist")
+
+
+@case
+def case_segmented_help():
+    out = ok("--help")
+    for word in ("--axis K[,K...]", "--segments FILE", "--segment-size K", "--keys FILE", "--keys-type",
+                 "--output PREFIX", "PREFIX.<backend>.npy", ".index.npy", ".keys.npy", "sha256", "first_keys",
+                 "(m, 2)", "(m, 3) float64"):
+        check(word in out, f"--help does not mention {word}")
 
 
 def main():

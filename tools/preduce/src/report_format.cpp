@@ -1,0 +1,105 @@
+#include "report_format.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <type_traits>
+#include <variant>
+
+#include <fmt/format.h>
+
+namespace preduce_cli {
+
+std::string scalar_text(const scalar& v) {
+    return std::visit([](auto x) { return fmt::format("{}", x); }, v);
+}
+
+bool index_is_none(const result_value& r) { return r.index && *r.index == preduce::no_index; }
+
+std::string index_text(const result_value& r) {
+    if (!r.index) return "";
+    return index_is_none(r) ? "none" : fmt::format("{}", *r.index);
+}
+
+std::string value_text(const result_value& r) {
+    if (index_is_none(r)) return "none";  // the identity of an empty argmin is not a value
+    return scalar_text(r.value);
+}
+
+nlohmann::ordered_json json_number(double v) {
+    if (std::isnan(v)) return "nan";
+    if (std::isinf(v)) return v > 0 ? "inf" : "-inf";
+    return v;
+}
+
+nlohmann::ordered_json json_value(const scalar& value) {
+    return std::visit(
+        [](auto v) -> nlohmann::ordered_json {
+            if constexpr (std::is_floating_point_v<decltype(v)>) return json_number(static_cast<double>(v));
+            else return v;
+        },
+        value);
+}
+
+std::optional<double> gbps(const run_summary& s, const backend_result& r) {
+    if (s.bytes == 0 || r.median_s <= 0) return std::nullopt;
+    return static_cast<double>(s.bytes) / r.median_s / 1e9;
+}
+
+std::optional<double> speedup(const run_summary& s, const backend_result& r) {
+    for (const auto& base : s.results)
+        if (base.backend == preduce::backend::seq && r.median_s > 0) return base.median_s / r.median_s;
+    return std::nullopt;
+}
+
+namespace {
+// Three significant digits without switching to exponent notation.
+std::string fixed3(double v) { return fmt::format("{:.{}f}", v, v < 10 ? 2 : v < 100 ? 1 : 0); }
+} // namespace
+
+std::string time_text(double s) {
+    if (s < 1e-6) return fixed3(s * 1e9) + " ns";
+    if (s < 1e-3) return fixed3(s * 1e6) + " us";
+    if (s < 1) return fixed3(s * 1e3) + " ms";
+    return fixed3(s) + " s";
+}
+
+std::string bytes_text(std::uint64_t b) {
+    if (b >= (1u << 30)) return fmt::format("{:.1f} GiB", static_cast<double>(b) / (1u << 30));
+    if (b >= (1u << 20)) return fmt::format("{:.1f} MiB", static_cast<double>(b) / (1u << 20));
+    if (b >= (1u << 10)) return fmt::format("{:.1f} KiB", static_cast<double>(b) / (1u << 10));
+    return fmt::format("{} bytes", b);
+}
+
+std::string csv_cell(const std::string& v) {
+    if (v.find_first_of(",\"\n") == std::string::npos) return v;
+    std::string out = "\"";
+    for (char c : v) out += c == '"' ? std::string("\"\"") : std::string(1, c);
+    return out + "\"";
+}
+
+std::string csv_line(const std::vector<std::string>& cells) {
+    std::string line;
+    for (std::size_t i = 0; i < cells.size(); ++i) line += (i ? "," : "") + csv_cell(cells[i]);
+    return line;
+}
+
+void print_aligned(const std::vector<std::vector<std::string>>& rows) {
+    std::vector<std::size_t> width;
+    for (const auto& row : rows) {
+        width.resize(std::max(width.size(), row.size()), 0);
+        for (std::size_t c = 0; c < row.size(); ++c) width[c] = std::max(width[c], row[c].size());
+    }
+    for (std::size_t i = 0; i < rows.size(); ++i) {
+        std::string line;
+        for (std::size_t c = 0; c < rows[i].size(); ++c)
+            line += c == 0 ? fmt::format("{:<{}}", rows[i][c], width[c]) : fmt::format("  {:>{}}", rows[i][c], width[c]);
+        fmt::print("{}\n", line);
+        if (i == 0) {
+            std::string rule;
+            for (std::size_t c = 0; c < width.size(); ++c) rule += (c ? "  " : "") + std::string(width[c], '-');
+            fmt::print("{}\n", rule);
+        }
+    }
+}
+
+} // namespace preduce_cli

@@ -1,0 +1,158 @@
+// Runs a many-results plan on every backend: the timed calls, then what the report shows of
+// the results (a few of them and their hashes) and, with --output, the .npy files.
+#include "segments.hpp"
+
+#include <algorithm>
+#include <span>
+#include <stdexcept>
+#include <type_traits>
+#include <utility>
+#include <variant>
+
+#include "result_files.hpp"
+#include "sha256.hpp"
+#include "timing.hpp"
+
+namespace preduce_cli {
+namespace {
+
+// The result type of op over element type T (dot reads pairs).
+template <class T, class Op>
+struct result_for {
+    using type = preduce::result_of_t<T, Op>;
+};
+template <class T>
+struct result_for<T, preduce::dot_op> {
+    using type = preduce::result_of_t<preduce::zip_value<T, T>, preduce::dot_op>;
+};
+
+// Stands for the key type outside --keys.
+struct no_keys {};
+
+constexpr std::size_t shown = 3;  // results shown at each end
+
+// [0, shown) and the last `shown` after those: every index when there are 2 * shown or fewer.
+std::pair<std::size_t, std::size_t> shown_ranges(std::size_t m) {
+    const std::size_t head = std::min(m, shown);
+    return {head, std::max(head, m >= shown ? m - shown : 0)};
+}
+
+template <class R>
+many_results summarize(const std::vector<R>& out, const result_arrays& arrays) {
+    many_results s;
+    s.count = out.size();
+    const auto [head, tail] = shown_ranges(out.size());
+    for (std::size_t i = 0; i < head; ++i) s.first.push_back(to_result(out[i]));
+    for (std::size_t i = tail; i < out.size(); ++i) s.last.push_back(to_result(out[i]));
+    s.sha256 = sha256_hex(arrays.values.data);
+    if (arrays.index) s.index_sha256 = sha256_hex(arrays.index->data);
+    if (arrays.keys) s.keys_sha256 = sha256_hex(arrays.keys->data);
+    return s;
+}
+
+template <class K>
+void show_keys(const std::vector<K>& keys, many_results& s) {
+    const auto [head, tail] = shown_ranges(keys.size());
+    for (std::size_t i = 0; i < head; ++i) s.first_keys.push_back(to_scalar(keys[i]));
+    for (std::size_t i = tail; i < keys.size(); ++i) s.last_keys.push_back(to_scalar(keys[i]));
+}
+
+// Every backend on one (element type, op, key type). `keys` is null outside --keys.
+template <class T, class Op, class K>
+void run_backends(const std::vector<T>& x, const std::vector<T>* y, const Op& op, const segment_plan& plan,
+                  const std::vector<K>* keys, const run_settings& s, run_summary& summary) {
+    using R = typename result_for<T, Op>::type;
+    constexpr bool pairs = std::is_same_v<Op, preduce::dot_op>;
+    const std::size_t n = x.size();
+    const std::vector<std::size_t> shape(plan.shape.begin(), plan.shape.end());
+    for (const auto b : s.backends) {
+        const preduce::options opts{.threads = s.threads, .precision = s.precision};
+        std::vector<R> out(plan.count);
+        std::vector<K> run_keys;
+        const auto call = [&] {
+            if constexpr (!std::is_same_v<K, no_keys>) {
+                if constexpr (pairs) {
+                    throw std::logic_error("internal: --keys with dot");
+                } else {
+                    auto r = preduce::reduce_by_key(b, keys->data(), x.data(), n, op, opts);
+                    out = std::move(r.values);
+                    run_keys = std::move(r.keys);
+                }
+            } else {
+                switch (plan.mode) {
+                case segment_mode::offsets:
+                    if constexpr (pairs)
+                        preduce::reduce_segments(b, x.data(), y->data(), n, plan.offsets.data(), plan.count, op,
+                                                 out.data(), opts);
+                    else
+                        preduce::reduce_segments(b, x.data(), n, plan.offsets.data(), plan.count, op, out.data(), opts);
+                    break;
+                case segment_mode::fixed_size:
+                    if constexpr (pairs)
+                        preduce::reduce_batches(b, x.data(), y->data(), n, plan.size, op, out.data(), opts);
+                    else
+                        preduce::reduce_batches(b, x.data(), n, plan.size, op, out.data(), opts);
+                    break;
+                case segment_mode::axis:
+                    if constexpr (pairs)
+                        throw std::logic_error("internal: --axis with dot");
+                    else
+                        preduce::reduce_axes(b, x.data(), std::span<const std::size_t>(shape),
+                                             std::span<const int>(plan.axes), op, out.data(), out.size(), opts);
+                    break;
+                case segment_mode::keys: throw std::logic_error("internal: --keys without keys");
+                }
+            }
+        };
+        backend_result r{b, preduce::describe(b, opts), {}, median_seconds(s.repeat, call), std::nullopt, std::nullopt,
+                         std::nullopt};
+        result_arrays arrays = arrays_of(out);
+        if constexpr (!std::is_same_v<K, no_keys>) arrays.keys = keys_array(run_keys);
+        r.many = summarize(out, arrays);
+        if constexpr (!std::is_same_v<K, no_keys>) show_keys(run_keys, *r.many);
+        if (s.output_prefix) write_result_files(*s.output_prefix, preduce::name(b), arrays);
+        summary.results.push_back(std::move(r));
+    }
+}
+
+} // namespace
+
+run_summary run_segmented(const dataset& data, const dataset* second, const segment_plan& plan, const operation& op,
+                          const run_settings& settings) {
+    if (op.is_binary() != (second != nullptr)) throw std::logic_error("internal: dot takes two inputs, others one");
+    return std::visit(
+        [&](const auto& v) {
+            using T = typename std::decay_t<decltype(v)>::value_type;
+            const std::vector<T>* y = second ? &std::get<std::vector<T>>(*second) : nullptr;
+            run_summary summary;
+            summary.op = op;
+            summary.type_name = preduce::detail::type_name<T>();
+            summary.n = v.size();
+            summary.bytes = v.size() * sizeof(T) * (y ? 2 : 1);
+            summary.precision = settings.precision;
+            summary.segmented = plan.info;
+            with_preduce_op<T>(op, [&](const auto& pop) {
+                if (plan.keys) {
+                    std::visit(
+                        [&](const auto& keys) {
+                            summary.bytes += keys.size() * sizeof(keys[0]);
+                            run_backends(v, y, pop, plan, &keys, settings, summary);
+                        },
+                        *plan.keys);
+                } else {
+                    run_backends(v, y, pop, plan, static_cast<const std::vector<no_keys>*>(nullptr), settings,
+                                 summary);
+                }
+                return 0;
+            });
+            const auto& first = summary.results.front().many;
+            summary.identical = std::all_of(summary.results.begin(), summary.results.end(), [&](const auto& r) {
+                return r.many->sha256 == first->sha256 && r.many->index_sha256 == first->index_sha256 &&
+                       r.many->keys_sha256 == first->keys_sha256;
+            });
+            return summary;
+        },
+        data);
+}
+
+} // namespace preduce_cli
