@@ -27,6 +27,7 @@
 #include <vector>
 
 #include "preduce/backend.hpp"
+#include "preduce/by_key.hpp"
 #include "preduce/detail/axes.hpp"
 #include "preduce/detail/entry.hpp"
 #include "preduce/detail/residence.hpp"
@@ -191,12 +192,6 @@ auto reduce_axes(backend b, const T* data, std::span<const std::size_t> shape, s
 
 // ---- runs of equal keys -----------------------------------------------------------------------
 
-template <class K, class Result>
-struct by_key_result {
-    std::vector<K> keys;        // the first key of every run, in order
-    std::vector<Result> values; // the reduction of the run's values
-};
-
 // Runs of consecutive equal keys (operator==: -0.0 and +0.0 are one run, every NaN a run of
 // its own) and, for each, the reduction of the values beside them, as thrust::reduce_by_key.
 // keys and values: host memory (the runs are found on the host; values may then go to any
@@ -209,7 +204,7 @@ auto reduce_by_key(backend b, const K* keys, const T* values, std::size_t n, con
     detail::check_source(keys, n);
     if (detail::locate(keys) == detail::memory_kind::device)
         throw invalid_argument("preduce::reduce_by_key: the keys are device memory; the runs are found on the host (give "
-                               "host keys), or call preduce::cuda::reduce_by_key from CUDA code");
+                               "host keys), or call preduce::cuda::reduce_by_key (preduce/cuda/by_key.cuh) from CUDA code");
     std::vector<std::uint64_t> offsets{0};
     r.keys.push_back(keys[0]);
     for (std::size_t i = 1; i < n; ++i)

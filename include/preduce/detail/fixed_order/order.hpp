@@ -235,10 +235,21 @@ inline constexpr bool exact_lift_v<asum_reducer<T>> = true;
 #define PREDUCE_NO_CONTRACT
 #endif
 
+#if defined(__clang__) && !defined(__CUDA_ARCH__)
+inline constexpr bool launders_rows = true;
+#else
+inline constexpr bool launders_rows = false;
+#endif
+
+// Whether lifted values of R go through a laundered row on the way to the lanes; where not,
+// the folds add each lifted value straight into its lane (one loop, the fastest form).
+template <class R>
+inline constexpr bool laundered_v = launders_rows && !exact_lift_v<R>;
+
 template <class R, class A>
 PREDUCE_HD inline void launder_row([[maybe_unused]] A* row) noexcept {
 #if defined(__clang__) && !defined(__CUDA_ARCH__)
-    if constexpr (!exact_lift_v<R>) __asm__ volatile("" : : "r"(row) : "memory");
+    if constexpr (laundered_v<R>) __asm__ volatile("" : : "r"(row) : "memory");
 #endif
 }
 
@@ -250,15 +261,25 @@ PREDUCE_HD PREDUCE_NO_CONTRACT value_t<P, typename R::accumulator_type> block_va
     using A = typename R::accumulator_type;
     using V = value_t<P, A>;
     V lane[lanes];
-    A row[lanes];
+    [[maybe_unused]] A row[lanes];
     for (std::size_t j = 0; j < lanes; ++j) lane[j] = zero<P, A>(R::identity());
     const std::size_t first = b * block;
     const std::size_t last = n - first < block ? n : first + block;
-    for (std::size_t i = first; i < last; i += lanes) {
-        const std::size_t count = last - i < lanes ? last - i : lanes;
+    std::size_t i = first;
+    if constexpr (laundered_v<R>) {
+        for (; i + lanes <= last; i += lanes) {
+            for (std::size_t j = 0; j < lanes; ++j) row[j] = r.lift(src[i + j], i + j);
+            launder_row<R>(row);
+            for (std::size_t j = 0; j < lanes; ++j) add<P, A>(lane[j], row[j]);
+        }
+        const std::size_t count = last - i;  // the partial last row
         for (std::size_t j = 0; j < count; ++j) row[j] = r.lift(src[i + j], i + j);
         launder_row<R>(row);
         for (std::size_t j = 0; j < count; ++j) add<P, A>(lane[j], row[j]);
+    } else {
+        for (; i + lanes <= last; i += lanes)
+            for (std::size_t j = 0; j < lanes; ++j) add<P, A>(lane[j], r.lift(src[i + j], i + j));
+        for (std::size_t j = 0; i + j < last; ++j) add<P, A>(lane[j], r.lift(src[i + j], i + j));
     }
     for (std::size_t w = lanes / 2; w > 0; w /= 2)
         for (std::size_t j = 0; j < w; ++j) lane[j] = merge<P, A>(lane[j], lane[j + w]);

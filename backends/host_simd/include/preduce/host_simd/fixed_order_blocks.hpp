@@ -32,7 +32,7 @@ PREDUCE_NO_CONTRACT void block_values(const R& r, source_t<R> src, std::size_t n
             for (std::size_t j = 0; j < lanes; ++j) wide[j] = zero<P, A>(R::identity()).s;
             for (std::size_t i = first; i < first + block; i += lanes) {
                 prefetch_ahead(src, i, lanes * sizeof(typename R::value_type));
-                if constexpr (exact_lift_v<R>) {
+                if constexpr (!laundered_v<R>) {
                     PREDUCE_PRAGMA_OMP_SIMD
                     for (std::size_t j = 0; j < lanes; ++j) wide[j] = wide[j] + W(r.lift(src[i + j], i + j));
                 } else {
@@ -48,7 +48,7 @@ PREDUCE_NO_CONTRACT void block_values(const R& r, source_t<R> src, std::size_t n
         } else {
             for (std::size_t j = 0; j < lanes; ++j) lane[j] = zero<P, A>(R::identity());
             for (std::size_t i = first; i < first + block; i += lanes) {
-                if constexpr (exact_lift_v<R>) {  // nothing to fuse: one loop, as fast as it gets
+                if constexpr (!laundered_v<R>) {  // one loop, as fast as it gets
                     PREDUCE_PRAGMA_OMP_SIMD
                     for (std::size_t j = 0; j < lanes; ++j) add<P, A>(lane[j], r.lift(src[i + j], i + j));
                 } else {

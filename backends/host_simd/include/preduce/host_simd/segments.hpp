@@ -39,11 +39,11 @@ namespace tuning {
 inline constexpr std::size_t task_elements = 16384;
 // At most this many segments in one task (keeps the task list short for tiny segments).
 inline constexpr std::size_t task_segments = 4096;
-// Columns a strided task keeps accumulators for. The fast order keeps one per column, and a
-// whole row of up to 16384 of them (64 KiB of floats, L2) lets a task stream its rows
-// end to end; tasks then split the rows. The fixed order keeps 32 lanes per column: 256
-// columns (32 KiB of float lanes).
-inline constexpr std::size_t band_columns = 16384;
+// Columns a strided task keeps accumulators for. The fast order keeps one per column: 2048
+// of them (8 KiB of floats) stay in L1 while the task streams 8 KiB of every row; tasks
+// then split the rows. The fixed order keeps 32 lanes per column: 256 columns (32 KiB of
+// float lanes).
+inline constexpr std::size_t band_columns = 2048;
 inline constexpr std::size_t fixed_band_columns = 256;
 // Tasks wanted per thread before rows are split among tasks.
 inline constexpr std::size_t tasks_per_thread = 4;
