@@ -13,6 +13,9 @@ For every input file:
   ladder-<label>.<fmt>      when the file has the seed's ladder (GPU runs): time of each
                             rung at 2^24 floats, kernel only and end to end (host data in,
                             scalar out), on a log scale, as in the seed's comparison figure.
+  segments-<label>.<fmt>    when the file has many-results rows (segments/..., batches/...):
+                            GB/s against segment size, a line per backend and anchor (CUB),
+                            variable sizes as a dotted level, the read probe as the ceiling.
 The label defaults to the file name without .json. Repetitions are folded by the median
 (raw iterations, or the median aggregate when only aggregates were written).
 Needs matplotlib (Debian: python3-matplotlib); when the python3 on PATH lacks it (a pyenv
@@ -21,6 +24,7 @@ interpreter, say) the script re-runs itself with /usr/bin/python3.
 import argparse
 import json
 import os
+import re
 import statistics
 import sys
 from collections import defaultdict
@@ -198,6 +202,75 @@ def plot_ladder(rows, label, out, formats):
     return save(fig, out, "ladder-" + label, formats)
 
 
+SEGMENT_ROW = re.compile(r"^(segments|batches)/([^/]+)/([^/]+)/([^/]+)/(\d+)/(?:seg:(\d+)|(var))(?:/|$)")
+PROBE_ROW = re.compile(r"^(?:segments/probe/([^/]+)/(\d+)|anchor/read_probe/threads:(\d+)/([^/]+)/(\d+))(?:/|$)")
+
+
+def load_segment_rows(path):
+    """Many-results rows of one file: {(who, op, segment size or 'var'): (GB/s, type, n)} and the read
+    probe's GB/s at the same n ({} / None when the file has no such rows). 'batches' rows (no offsets)
+    are named '<who> batches'. Repetitions fold by the median."""
+    with open(path) as f:
+        doc = json.load(f)
+    raw, probes = defaultdict(list), defaultdict(list)
+    for b in doc.get("benchmarks", []):
+        if b.get("error_occurred") or b.get("run_type") == "aggregate":
+            continue
+        name = b.get("run_name", b["name"])
+        gbps = b.get("bytes_per_second", 0.0) / 1e9
+        m = SEGMENT_ROW.match(name)
+        if m:
+            family, who, op, t, n, k, var = m.groups()
+            who = who if family == "segments" else who + " batches"
+            raw[(who, op, int(k) if k else "var", TYPE_ALIASES.get(t, t), int(n))].append(gbps)
+            continue
+        m = PROBE_ROW.match(name)
+        if m:
+            gpu_t, gpu_n, threads, cpu_t, cpu_n = m.groups()
+            t, n = (gpu_t, gpu_n) if gpu_t else (cpu_t, cpu_n)
+            probes[(int(threads or 0), TYPE_ALIASES.get(t, t), int(n))].append(gbps)
+    rows = {k: statistics.median(v) for k, v in raw.items()}
+    return rows, {k: statistics.median(v) for k, v in probes.items()}
+
+
+def plot_segments(path, label, out, formats):
+    """segments-<label>: GB/s against segment size, a line per backend (and anchor), the probe as the ceiling."""
+    rows, probes = load_segment_rows(path)
+    if not rows:
+        return []
+    (_, _, _, t, n) = next(iter(rows))
+    ops = sorted({op for (_, op, _, _, _) in rows}, key=lambda o: (o != "sum", o))
+    fig, axes = plt.subplots(1, len(ops), figsize=(6.5 * len(ops), 4.4), squeeze=False)
+    for c, op in enumerate(ops):
+        ax = axes[0][c]
+        for who in sorted({w for (w, o, _, _, _) in rows if o == op}):
+            pts = sorted((k, g) for (w, o, k, _, _), g in rows.items() if w == who and o == op and k != "var")
+            base = who.split()[0]
+            col, ls, mk = STYLE.get(base, STYLE.get(base.split("(")[0], (None, "-", "o")))
+            if "batches" in who:
+                ls = "--"
+            if pts:
+                (h,) = ax.plot(*zip(*pts), ls, color=col, marker=mk, ms=4, lw=1.4, label=who)
+                var = [g for (w, o, k, _, _), g in rows.items() if w == who and o == op and k == "var"]
+                if var:
+                    ax.plot([pts[0][0], pts[-1][0]], [var[0]] * 2, ":", color=h.get_color(), lw=1.0,
+                            label=who + ", variable sizes")
+        if probes:
+            threads = max(k[0] for k in probes)
+            best = max(g for k, g in probes.items() if k[0] == threads)
+            ax.axhline(best, ls="--", color="#b0b0b0", lw=2.2, zorder=0,
+                       label="read probe" + (", %d threads" % threads if threads else ""))
+        ax.set_xscale("log", base=2)
+        ax.set_xlabel("segment size (elements)")
+        ax.set_ylabel("GB/s of input read (1e9 B/s)")
+        ax.set_ylim(bottom=0)
+        ax.grid(True, which="major", alpha=0.3)
+        ax.set_title("%s of %s, n = 2^%d, %s" % (op, t, n.bit_length() - 1, label), fontsize=10)
+        ax.legend(fontsize=7, loc="lower right")
+    fig.tight_layout()
+    return save(fig, out, "segments-" + label, formats)
+
+
 def save(fig, out, stem, formats):
     written = []
     for fmt in formats:
@@ -223,9 +296,10 @@ def main(argv=None):
         rows, _ = load(path)
         if not rows:
             sys.exit("bench/plot.py: %s has no benchmark rows" % path)
-        files = plot_throughput(rows, label, args.out, formats) + plot_ladder(rows, label, args.out, formats)
+        files = (plot_throughput(rows, label, args.out, formats) + plot_ladder(rows, label, args.out, formats) +
+                 plot_segments(path, label, args.out, formats))
         if not files:
-            sys.exit("bench/plot.py: %s has neither reduce/<backend>/<op> rows nor ladder rows" % path)
+            sys.exit("bench/plot.py: %s has no reduce/<backend>/<op>, ladder or segments rows" % path)
         written += files
     for w in written:
         print(w)

@@ -6,7 +6,7 @@
 //   batches/preduce/sum/float32/268435456/seg:<k>     the same segments without offsets
 //   columns/<who>/sum/float32/16384x16384              axis 0 of a row-major matrix
 //   segments/probe/float32/268435456                   a read of the same bytes: the ceiling
-//   by_key/<who>/sum/int32,float32/268435456/run:<r>  runs of equal int32 keys of mean length
+//   by_key/<who>/sum/int32-float32/268435456/run:<r>  runs of equal int32 keys of mean length
 //                                                      r beside float values, into device
 //                                                      outputs (preduce::cuda::reduce_by_key,
 //                                                      thrust::reduce_by_key)
@@ -212,7 +212,7 @@ void register_segments() {
         const std::int32_t* keys = run_keys(run);
         auto* keys_out = outputs<std::int32_t>(pairs);
         float* values_out = outputs<float>(pairs);
-        const std::string tail = "/sum/int32,float32/" + std::to_string(pairs) + "/run:" + std::to_string(run);
+        const std::string tail = "/sum/int32-float32/" + std::to_string(pairs) + "/run:" + std::to_string(run);
         row("by_key/preduce" + tail, pairs * (sizeof(std::int32_t) + sizeof(float)), [=] {
             preduce::cuda::reduce_by_key(keys, data(), pairs, preduce::sum, keys_out, values_out, {.stream = s});
         });

@@ -20,7 +20,7 @@
 # 2 when the packed executables cannot be unpacked.
 # Narrower runs: TEST_REGEX (an extended regex on test names), JOBS (tests at a time, default
 # 8), TEST_TIMEOUT (s per test process where ctest sets no TIMEOUT, default 400),
-# SANITIZE_TOOLS, SANITIZE_TARGETS, SANITIZE_TIMEOUT, BENCH_FILTER (a --benchmark_filter
+# SANITIZE_TOOLS, SANITIZE_TARGETS, SANITIZE_FILTER (Catch2 test spec), SANITIZE_TIMEOUT, BENCH_FILTER (a --benchmark_filter
 # regex), REPS, MIN_TIME, BENCH_TIMEOUT. MANIFEST names another manifest (same columns).
 set -uo pipefail
 cd "$(dirname "$0")/../.." || exit 2
@@ -166,7 +166,7 @@ if [ "$mode" = all ] || [ "$mode" = sanitize ]; then
   # run when device time is short. A run fails on any error the tool reports (exit 99 or a
   # nonzero ERROR/RACECHECK SUMMARY), a failing or skipped test, or a timeout (it did not
   # finish checking).
-  filter='[ties],[extremes],[float],[empty],[errors],[threads],[moments]'
+  filter=${SANITIZE_FILTER:-'[ties],[extremes],[float],[empty],[errors],[threads],[moments]'}
   : >"$out/sanitize.log"
   for tool in ${SANITIZE_TOOLS:-memcheck racecheck synccheck initcheck}; do
     targets="test_cuda_device test_cuda_async"   # every kernel path; the host-staging path adds copies only

@@ -2,16 +2,18 @@
 // once, from several host threads), pointers that are not what they claim (freed, device
 // memory given to a host backend), and inputs past 2^31 and 2^32 elements (64-bit sizes
 // and indices all the way through the kernels, for data in device memory and for host
-// data streamed in chunks).
+// data streamed in chunks, and for segments: one longer than 2^32, more than 2^31 of them).
 #include <catch2/catch.hpp>
 #include <cuda_runtime_api.h>
 
 #include <atomic>
+#include <bit>
 #include <cstdint>
 #include <cstring>
 #include <latch>
 #include <mutex>
 #include <random>
+#include <span>
 #include <string>
 #include <thread>
 #include <vector>
@@ -348,6 +350,60 @@ TEST_CASE("2^31+5 and 2^32+7 int32 elements in device memory", "[large]") {
         a.set(lo, static_cast<std::int32_t>(0x80000000u));
         check_huge(a.p, n, hi, lo);
     }
+}
+
+TEST_CASE("segments past 2^31 in device memory: one of 2^32-2 elements, and 2^31+1 segments", "[large][segments]") {
+    const std::size_t n = (std::size_t{1} << 32) + 7, two31 = std::size_t{1} << 31, two32 = std::size_t{1} << 32;
+    device_array a(n);
+    const std::size_t hi = two32, lo = two31 + 10;  // in the long segment, at its indices 2^32-3 and 2^31+7
+    a.set(hi, 0x7fffffff);
+    a.set(lo, static_cast<std::int32_t>(0x80000000u));
+    const std::vector<std::uint64_t> offsets{0, 3, 3, two32 + 1, n};
+    const auto wide = reduce_segments(backend::cuda, std::span<const std::int32_t>(a.p, n), offsets, wide_sum);
+    REQUIRE(wide.size() == 4);
+    CHECK(wide[0] == 3 * static_cast<std::int64_t>(fill));
+    CHECK(wide[1] == 0);
+    CHECK(wide[2] == static_cast<std::int64_t>(two32 - 4) * fill + 0x7fffffffLL - 0x80000000LL);
+    CHECK(wide[3] == 6 * static_cast<std::int64_t>(fill));
+    const auto amax = reduce_segments(backend::cuda, std::span<const std::int32_t>(a.p, n), offsets, argmax);
+    CHECK(amax[1].index == no_index);
+    CHECK(amax[2].value == 0x7fffffff);
+    CHECK(amax[2].index == hi - 3);
+    const auto amin = reduce_segments(backend::cuda, std::span<const std::int32_t>(a.p, n), offsets, argmin);
+    CHECK(amin[2].value == static_cast<std::int32_t>(0x80000000u));
+    CHECK(amin[2].index == lo - 3);
+    CHECK(amin[3].index == 0);  // ties: the first
+
+    // The same memory as floats (0x01010101, a small normal number): one segment holding all of
+    // it has, in the fixed order, the bits of reducing the whole array.
+    const auto* f = reinterpret_cast<const float*>(a.p);
+    const std::vector<std::uint64_t> whole{0, 0, n};
+    for (precision p : {precision::deterministic, precision::compensated}) {
+        INFO("precision " << static_cast<int>(p));
+        const auto seg = reduce_segments(backend::cuda, std::span<const float>(f, n), whole, sum, {.precision = p});
+        CHECK(std::bit_cast<std::uint32_t>(seg[1]) == std::bit_cast<std::uint32_t>(reduce(backend::cuda, f, n, sum, {.precision = p})));
+    }
+
+    // 2^31+1 segments of two elements each, by offsets (16 GiB of them, from host memory) and as
+    // batches: every result, past index 2^31 too, in its place.
+    const std::size_t m = two31 + 1;
+    std::vector<std::uint64_t> pairs(m + 1);
+    for (std::size_t i = 0; i <= m; ++i) pairs[i] = 2 * i;
+    const std::int32_t twice = static_cast<std::int32_t>(2 * fill);
+    const auto expect_pairs = [&](const std::vector<std::int32_t>& out) {
+        REQUIRE(out.size() == m);
+        std::size_t wrong = 0, first_wrong = m;
+        for (std::size_t i = 0; i < m; ++i) {
+            std::int32_t want = twice;
+            if (i == lo / 2) want = static_cast<std::int32_t>(fill + 0x80000000u);
+            if (i == hi / 2) want = static_cast<std::int32_t>(fill + 0x7fffffffu);
+            if (out[i] != want && wrong++ == 0) first_wrong = i;
+        }
+        INFO("first wrong result at " << first_wrong);
+        CHECK(wrong == 0);
+    };
+    expect_pairs(reduce_segments(backend::cuda, std::span<const std::int32_t>(a.p, n), pairs, sum));
+    expect_pairs(reduce_batches(backend::cuda, std::span<const std::int32_t>(a.p, 2 * m), 2, sum));
 }
 
 TEST_CASE("2^32+7 int32 elements streamed from host memory", "[large]") {

@@ -6,13 +6,16 @@
 // One buffer of 2^32+7 int32 (16 GiB) is filled once with a pattern whose sum and counts
 // have closed forms, and every backend reduces two prefixes of it; the extremes are
 // marked past 2^31 (first prefix) and past 2^32 (whole buffer), each with a later tie that
-// must lose. Then the first 2^31+5 elements are rewritten as floats (the same memory, so
+// must lose. Segments of it follow: one longer than 2^32 elements with its extremes past
+// in-segment index 2^31, then 2^31+1 one-element batches whose results fill the buffer's
+// second half. Then the first 2^31+5 elements are rewritten as floats (the same memory, so
 // the peak stays at 16 GiB) for the fixed-order sums, which must have the same bits on
 // every backend as the plain serial reference of detail/fixed_order/order.hpp.
 #define CATCH_CONFIG_RUNNER
 #include <catch2/catch.hpp>
 
 #include <algorithm>
+#include <atomic>
 #include <bit>
 #include <chrono>
 #include <climits>
@@ -21,6 +24,7 @@
 #include <cstdio>
 #include <cstdlib>
 #include <fstream>
+#include <span>
 #include <string>
 #include <thread>
 #include <vector>
@@ -74,6 +78,26 @@ void in_parallel(std::size_t n, F f) {
 double seconds_since(std::chrono::steady_clock::time_point t0) {
     return std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
 }
+
+// The buffer holding the int32 pattern over all 2^32+7 elements, filled on first use and
+// again after a test case wrote over it (one that calls overwritten()).
+bool holds_pattern = false;
+std::int32_t* int32_pattern() {
+    auto* x = static_cast<std::int32_t*>(buffer());
+    if (x == nullptr || holds_pattern) return x;
+    const auto t0 = std::chrono::steady_clock::now();
+    in_parallel(n_whole, [x](std::size_t begin, std::size_t end) {
+        auto k = static_cast<std::int64_t>(begin % period);
+        for (std::size_t i = begin; i < end; ++i) {
+            x[i] = static_cast<std::int32_t>(k - shift);
+            if (++k == period) k = 0;
+        }
+    });
+    std::printf("filled %zu int32 in %.2f s\n", n_whole, seconds_since(t0));
+    holds_pattern = true;
+    return x;
+}
+void overwritten() { holds_pattern = false; }
 
 std::vector<backend> cpu_backends() {
     std::vector<backend> out;
@@ -146,17 +170,8 @@ std::uint64_t bits(T v) {
 } // namespace
 
 TEST_CASE("2^31+5 and 2^32+7 int32: sums, counts, extremes and indices past 2^31 and 2^32", "[large]") {
-    auto* x = static_cast<std::int32_t*>(buffer());
+    std::int32_t* x = int32_pattern();
     REQUIRE(x != nullptr);
-    const auto t0 = std::chrono::steady_clock::now();
-    in_parallel(n_whole, [x](std::size_t begin, std::size_t end) {
-        auto k = static_cast<std::int64_t>(begin % period);
-        for (std::size_t i = begin; i < end; ++i) {
-            x[i] = static_cast<std::int32_t>(k - shift);
-            if (++k == period) k = 0;
-        }
-    });
-    std::printf("filled %zu int32 in %.2f s\n", n_whole, seconds_since(t0));
 
     const std::size_t two31 = std::size_t{1} << 31, two32 = std::size_t{1} << 32;
     const marks first{two31, two31 + 3, two31 + 1, two31 + 4};  // n_first - 1 == 2^31 + 4
@@ -170,12 +185,75 @@ TEST_CASE("2^31+5 and 2^32+7 int32: sums, counts, extremes and indices past 2^31
     clear_marks(x, whole);
 }
 
+TEST_CASE("segments past 2^31: one segment of 2^32-2 elements, and 2^31+1 segments", "[large][segments]") {
+    std::int32_t* x = int32_pattern();
+    REQUIRE(x != nullptr);
+    const std::size_t two32 = std::size_t{1} << 32;
+    // Segments [0,3) [3,3) [3,2^32+1) [2^32+1,2^32+7): the third is longer than 2^32 - 3, and
+    // its extremes sit at in-segment indices past 2^31 (INT_MAX at 2^32 - 3, INT_MIN at
+    // 2^31 + 7 with a later tie that must lose).
+    const std::vector<std::uint64_t> offsets{0, 3, 3, two32 + 1, n_whole};
+    const std::size_t hi = two32, lo = (std::size_t{1} << 31) + 10, lo_tie = lo + 1000;
+    const std::int32_t saved_hi = x[hi], saved_lo = x[lo], saved_tie = x[lo_tie];
+    x[hi] = INT_MAX;
+    x[lo] = x[lo_tie] = INT_MIN;
+    const auto span_sum = [&](std::size_t b, std::size_t e) {
+        std::int64_t s = pattern_sum(e) - pattern_sum(b);
+        for (std::size_t i : {hi, lo, lo_tie})
+            if (i >= b && i < e) s += static_cast<std::int64_t>(x[i]) - pattern(i);
+        return s;
+    };
+    const std::size_t bytes = n_whole * sizeof(std::int32_t);
+    std::printf("int32 segments over %zu elements, the longest %zu\n", n_whole, two32 - 2);
+    for (backend b : cpu_backends()) {
+        INFO(name(b));
+        const auto wide = timed(b, "segments wide_sum", bytes, [&] { return reduce_segments(b, std::span(x, n_whole), offsets, wide_sum); });
+        REQUIRE(wide.size() == 4);
+        for (std::size_t s = 0; s < 4; ++s) CHECK(wide[s] == span_sum(offsets[s], offsets[s + 1]));
+        const auto amax = timed(b, "segments argmax", bytes, [&] { return reduce_segments(b, std::span(x, n_whole), offsets, argmax); });
+        REQUIRE(amax.size() == 4);
+        CHECK(amax[1].index == no_index);
+        CHECK(amax[2].value == INT_MAX);
+        CHECK(amax[2].index == hi - 3);
+        const auto amin = timed(b, "segments argmin", bytes, [&] { return reduce_segments(b, std::span(x, n_whole), offsets, argmin); });
+        CHECK(amin[2].value == INT_MIN);
+        CHECK(amin[2].index == lo - 3);
+        CHECK(amin[3].index == static_cast<std::uint64_t>(std::min_element(x + two32 + 1, x + n_whole) - (x + two32 + 1)));
+    }
+    x[hi] = saved_hi;
+    x[lo] = saved_lo;
+    x[lo_tie] = saved_tie;
+
+    // 2^31 + 1 one-element batches, whose results (the same values) land in the buffer's
+    // second half: every result index past 2^31 is written, and to the right place.
+    const std::size_t m = (std::size_t{1} << 31) + 1;
+    std::int32_t* out = x + m + 1;
+    REQUIRE(out + m <= x + n_whole);
+    overwritten();
+    for (backend b : cpu_backends()) {
+        INFO(name(b));
+        in_parallel(m, [out](std::size_t begin, std::size_t end) { std::fill(out + begin, out + end, INT_MIN); });
+        timed(b, "2^31+1 batches of 1", 2 * m * sizeof(std::int32_t),
+              [&] { reduce_batches(b, x, m, 1, max, out); return 0; });
+        std::atomic<std::size_t> wrong{0}, first_wrong{m};
+        in_parallel(m, [&](std::size_t begin, std::size_t end) {
+            for (std::size_t i = begin; i < end; ++i)
+                if (out[i] != pattern(i)) {
+                    if (wrong++ == 0) first_wrong = i;
+                }
+        });
+        INFO("first wrong result at " << first_wrong.load());
+        CHECK(wrong.load() == 0);
+    }
+}
+
 TEST_CASE("2^31+5 floats: fixed-order sums have the same bits on every backend, wide and compensated sums are accurate",
           "[large][precision]") {
     // The int32 buffer's first 8 GiB, rewritten as floats: k/4 for k = i mod 1013, exact in
     // float, so the exact sum has a closed form.
     auto* f = static_cast<float*>(buffer());
     REQUIRE(f != nullptr);
+    overwritten();
     constexpr std::int64_t fperiod = 1013;
     in_parallel(n_first, [f](std::size_t begin, std::size_t end) {
         auto k = static_cast<std::int64_t>(begin % fperiod);
@@ -211,6 +289,14 @@ TEST_CASE("2^31+5 floats: fixed-order sums have the same bits on every backend, 
             return reduce(b, f, n_first, sum, {.precision = precision::deterministic});
         });
         CHECK(bits(d) == bits(plain));
+        // The same array as the second of two segments: the bits of reducing it alone.
+        const std::vector<std::uint64_t> offsets{0, 0, n_first};
+        const auto ds = timed(b, "deterministic segments", bytes, [&] {
+            return reduce_segments(b, std::span<const float>(f, n_first), offsets, sum, {.precision = precision::deterministic});
+        });
+        REQUIRE(ds.size() == 2);
+        CHECK(bits(ds[0]) == bits(0.0f));
+        CHECK(bits(ds[1]) == bits(plain));
         const float c = timed(b, "compensated sum", bytes, [&] {
             return reduce(b, f, n_first, sum, {.precision = precision::compensated});
         });

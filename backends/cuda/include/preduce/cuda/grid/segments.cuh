@@ -43,10 +43,20 @@ namespace preduce::cuda::detail::segments {
 namespace det = ::preduce::detail::det;
 using layout = ::preduce::detail::segment_layout;
 
-// A segment too long for one warp: reduced afterwards on its own.
+// A segment too long for the kernel that met it: reduced afterwards on its own. For the
+// jobs of segment_chunks, first_job numbers its first job (the others follow it).
 struct big_segment {
-    std::uint64_t s, begin, length;
+    std::uint64_t s, begin, length, first_job;
 };
+
+// Where a segment listed for segment_chunks goes: its place in the list (listed[0] counts
+// them) and the first of its consecutive job numbers (listed[3] counts those).
+struct job_slot {
+    unsigned long long at, first_job;
+};
+__device__ __forceinline__ job_slot take_jobs(std::uint64_t length, std::uint64_t chunk, unsigned long long* listed) {
+    return {atomicAdd(listed, 1ull), atomicAdd(listed + 3, (length + chunk - 1) / chunk)};
+}
 
 // Segment s's extent, with device-resident offsets checked: false for a bad segment.
 __device__ __forceinline__ bool segment_extent(const layout& L, std::uint64_t s, std::uint64_t n, std::uint64_t& begin,
@@ -67,12 +77,15 @@ __device__ __forceinline__ bool segment_extent(const layout& L, std::uint64_t s,
 
 // A group of G lanes (1, 2, .. 32: about the segments' mean length) per segment, groups
 // grid-stride over the segments; every lane of a warp runs the same number of rounds, so the
-// group's shuffle tree always has the whole warp.
+// group's shuffle tree always has the whole warp. Small accumulators: registers capped so
+// that 8 blocks fit an SM (more loads in flight; on an H200 a 1-element segment sum of 2^28
+// floats 2.09 -> 1.76 ms). Larger ones (argmin) would spill under that cap.
 template <int G, class R>
-__global__ void __launch_bounds__(256)
+__global__ void __launch_bounds__(256, sizeof(typename R::accumulator_type) <= 8 ? tuning::blocks_per_sm : 1)
     group_per_segment(R r, source_t<R> src, layout L, std::uint64_t n, typename R::result_type* __restrict__ out,
                       std::uint64_t small, big_segment* __restrict__ medium, std::uint64_t big,
-                      big_segment* __restrict__ list, unsigned long long* __restrict__ listed, int* bad) {
+                      big_segment* __restrict__ list, unsigned long long* __restrict__ listed,
+                      std::uint64_t* __restrict__ owner, int* bad) {
     using A = typename R::accumulator_type;
     const unsigned lane = threadIdx.x % G;
     const std::uint64_t group = (static_cast<std::uint64_t>(blockIdx.x) * blockDim.x + threadIdx.x) / G;
@@ -84,8 +97,13 @@ __global__ void __launch_bounds__(256)
         bool mine = s < L.count && segment_extent(L, s, n, begin, len, bad);
         if (mine && len > small) {  // to block_per_segment, or cut into jobs for segment_chunks
             if (lane == 0) {
-                if (len > big) list[atomicAdd(listed, 1ull)] = {s, begin, len};
-                else medium[atomicAdd(listed + 1, 1ull)] = {s, begin, len};
+                if (len > big) {
+                    const job_slot slot = take_jobs(len, big, listed);
+                    list[slot.at] = {s, begin, len, slot.first_job};
+                    for (std::uint64_t j = 0; j < (len + big - 1) / big; ++j) owner[slot.first_job + j] = slot.at;
+                } else {
+                    medium[atomicAdd(listed + 1, 1ull)] = {s, begin, len, 0};
+                }
             }
             mine = false;
         }
@@ -108,12 +126,13 @@ __global__ void __launch_bounds__(256)
 // One block per segment, grid-stride, folded with the single-array thread and block layers
 // (vector loads, the reducers' fast thread states): over the segments listed by
 // group_per_segment (list != nullptr, *count of them), or over every segment of L, listing
-// those longer than `big` for segment_chunks instead.
+// those longer than `big` for segment_chunks instead (owner[j]: the list entry of job j).
 template <class R>
 __global__ void __launch_bounds__(tuning::block_threads)
     block_per_segment(R r, source_t<R> src, layout L, std::uint64_t n, const big_segment* __restrict__ list,
                       const unsigned long long* listed_medium, std::uint64_t big, big_segment* __restrict__ big_list,
-                      unsigned long long* __restrict__ listed_big, int* bad, typename R::result_type* __restrict__ out) {
+                      unsigned long long* __restrict__ listed_big, std::uint64_t* __restrict__ owner, int* bad,
+                      typename R::result_type* __restrict__ out) {
     constexpr int B = tuning::block_threads;
     const std::uint64_t count = list != nullptr ? *listed_medium : L.count;
     for (std::uint64_t i = blockIdx.x; i < count; i += gridDim.x) {
@@ -123,8 +142,15 @@ __global__ void __launch_bounds__(tuning::block_threads)
         } else {
             seg.s = i;
             if (!segment_extent(L, i, n, seg.begin, seg.length, bad)) continue;  // uniform in the block
-            if (seg.length > big) {
-                if (threadIdx.x == 0) big_list[atomicAdd(listed_big, 1ull)] = seg;
+            if (seg.length > big) {  // uniform in the block
+                __shared__ job_slot slot;
+                if (threadIdx.x == 0) slot = take_jobs(seg.length, big, listed_big);
+                __syncthreads();
+                const job_slot mine = slot;
+                __syncthreads();  // read by all before thread 0 may take the next slot
+                if (threadIdx.x == 0) big_list[mine.at] = {seg.s, seg.begin, seg.length, mine.first_job};
+                for (std::uint64_t j = threadIdx.x; j < (seg.length + big - 1) / big; j += B)
+                    owner[mine.first_job + j] = mine.at;
                 continue;
             }
         }
@@ -135,35 +161,19 @@ __global__ void __launch_bounds__(tuning::block_threads)
     }
 }
 
-// first[i] = the first job of listed segment i, jobs of chunk elements; first[*count] = all jobs.
-// One thread: the long segments are few (each holds more than `chunk` elements).
-__global__ inline void chunk_prefix(const big_segment* __restrict__ list, const unsigned long long* count,
-                                    std::uint64_t chunk, std::uint64_t* __restrict__ first) {
-    std::uint64_t jobs = 0;
-    for (std::uint64_t i = 0; i < *count; ++i) {
-        first[i] = jobs;
-        jobs += (list[i].length + chunk - 1) / chunk;
-    }
-    first[*count] = jobs;
-}
-
-// Block j: job j of the long segments (chunk elements of one segment, indices counted from
-// the segment's start), its accumulator into partials[j]. Blocks past the last job return.
+// Block j: job j of the long segments (chunk elements of the segment owner[j] names, indices
+// counted from the segment's start), its accumulator into partials[j]. Blocks past the last
+// job (listed[3] of them) return.
 template <class R>
 __global__ void __launch_bounds__(tuning::block_threads)
-    segment_chunks(R r, source_t<R> src, const big_segment* __restrict__ list, const unsigned long long* count,
-                   const std::uint64_t* __restrict__ first, std::uint64_t chunk,
+    segment_chunks(R r, source_t<R> src, const big_segment* __restrict__ list, const unsigned long long* listed,
+                   const std::uint64_t* __restrict__ owner, std::uint64_t chunk,
                    typename R::accumulator_type* __restrict__ partials) {
     constexpr int B = tuning::block_threads;
-    const std::uint64_t j = blockIdx.x, listed = *count;
-    if (j >= first[listed]) return;
-    std::uint64_t lo = 0, hi = listed;  // the segment i with first[i] <= j < first[i + 1]
-    while (hi - lo > 1) {
-        const std::uint64_t mid = (lo + hi) / 2;
-        (first[mid] <= j ? lo : hi) = mid;
-    }
-    const big_segment seg = list[lo];
-    const std::uint64_t from = (j - first[lo]) * chunk;
+    const std::uint64_t j = blockIdx.x;
+    if (j >= listed[3]) return;
+    const big_segment seg = list[owner[j]];
+    const std::uint64_t from = (j - seg.first_job) * chunk;
     const std::uint64_t to = from + chunk < seg.length ? from + chunk : seg.length;
     auto acc = thread_fold<B>(r, src + (seg.begin + from), to - from, from, grid_slot{0, 1});
     acc = block_reduce<B, R>(acc);
@@ -172,15 +182,16 @@ __global__ void __launch_bounds__(tuning::block_threads)
 
 // Thread i: listed segment i's jobs combined in order, finished.
 template <class R>
-__global__ void combine_chunks(R r, const big_segment* __restrict__ list, const unsigned long long* count,
-                               const std::uint64_t* __restrict__ first,
-                               const typename R::accumulator_type* __restrict__ partials,
+__global__ void combine_chunks(R r, const big_segment* __restrict__ list, const unsigned long long* listed,
+                               std::uint64_t chunk, const typename R::accumulator_type* __restrict__ partials,
                                typename R::result_type* __restrict__ out) {
     const std::uint64_t i = static_cast<std::uint64_t>(blockIdx.x) * blockDim.x + threadIdx.x;
-    if (i >= *count) return;
+    if (i >= listed[0]) return;
+    const big_segment seg = list[i];
+    const std::uint64_t jobs = (seg.length + chunk - 1) / chunk;
     auto acc = R::identity();
-    for (std::uint64_t j = first[i]; j < first[i + 1]; ++j) acc = R::combine(acc, partials[j]);
-    store_whole(out + list[i].s, r.finish(acc));
+    for (std::uint64_t j = 0; j < jobs; ++j) acc = R::combine(acc, partials[seg.first_job + j]);
+    store_whole(out + seg.s, r.finish(acc));
 }
 
 template <precision P, class R>
@@ -197,7 +208,7 @@ __global__ void __launch_bounds__(256)
         std::uint64_t begin = 0, len = 0;
         if (!segment_extent(L, s, n, begin, len, bad)) continue;
         if (len > big) {
-            if (lane == 0) list[atomicAdd(listed, 1ull)] = {s, begin, len};
+            if (lane == 0) list[atomicAdd(listed, 1ull)] = {s, begin, len, 0};
             continue;
         }
         const auto seg = src + begin;
@@ -280,10 +291,10 @@ inline constexpr std::uint64_t big_elements = std::uint64_t{1} << 16;
 struct lists {
     big_segment* big;     // segments for the jobs (fast) or the per-segment launches (fixed order)
     big_segment* medium;  // fast order: segments for block_per_segment
-    unsigned long long* count;  // [0]: big listed, [1]: medium listed; then the bad-offsets flag
+    unsigned long long* count;  // [0]: big listed, [1]: medium listed, [2]: the bad-offsets flag, [3]: jobs
     int* bad;
-    std::uint64_t* first;  // fast order: job prefix of the big list
-    std::uint64_t big_capacity, medium_capacity;
+    std::uint64_t* owner;  // fast order: the big list's entry for each job
+    std::uint64_t big_capacity, medium_capacity, job_capacity;
 };
 
 // Every segment of L over device-readable src into device-writable out, on `stream`; waits
@@ -325,30 +336,39 @@ void enqueue(const R& r, source_t<R> src, std::uint64_t n, const layout& L, type
     lists ls{};
     ls.big_capacity = n / (cut + 1) + 1;
     ls.medium_capacity = P == precision::fast ? n / (small_elements + 1) + 1 : 0;
+    ls.job_capacity = P == precision::fast ? n / chunk_elements + ls.big_capacity : 0;  // each adds one partial job
     const std::size_t bytes = (ls.big_capacity + ls.medium_capacity) * sizeof(big_segment) +
-                              4 * sizeof(unsigned long long) + (ls.big_capacity + 1) * sizeof(std::uint64_t);
+                              4 * sizeof(unsigned long long) + ls.job_capacity * sizeof(std::uint64_t);
     device_buffer scratch(bytes, stream);
     ls.big = scratch.as<big_segment>();
     ls.medium = ls.big + ls.big_capacity;
     ls.count = reinterpret_cast<unsigned long long*>(ls.medium + ls.medium_capacity);
     ls.bad = reinterpret_cast<int*>(ls.count + 2);
-    ls.first = reinterpret_cast<std::uint64_t*>(ls.count + 4);
+    ls.owner = reinterpret_cast<std::uint64_t*>(ls.count + 4);
     check(cudaMemsetAsync(ls.count, 0, 4 * sizeof(unsigned long long), stream), "cudaMemsetAsync");
     if constexpr (P == precision::fast) {
-        // Short segments on average: groups of lanes, the longer ones listed for a block each
-        // (few atomics: they are the exceptions). Long ones on average: a block per segment
-        // straight away, no list. Lanes per group: a quarter of the mean length, 1 .. 32.
+        // Short segments on average: groups of lanes (a quarter of the mean length, 1 .. 32), the
+        // longer ones listed for a block each (few atomics: they are the exceptions); the list is
+        // served by one wave of blocks that stride over however many were listed. Long segments on
+        // average: a block per segment straight away (blocks stride on past the grid limit), so
+        // the hardware overlaps one block's loads with another's tree.
         const std::uint64_t mean = L.count == 0 ? 0 : n / L.count;
+        const auto blocks_for = [](std::uint64_t items) {
+            constexpr std::uint64_t most = 0x7fffffffu;
+            return static_cast<unsigned>(items == 0 ? 1 : items < most ? items : most);
+        };
         static wave_cache waves{};
-        const int wave = one_wave(waves, block_per_segment<R>, tuning::block_threads, tuning::blocks_per_sm);
-        const auto blocks_for = [&](std::uint64_t items) {
-            return static_cast<unsigned>(items < static_cast<std::uint64_t>(wave) ? (items == 0 ? 1 : items) : wave);
+        const auto one_wave_of = [&](std::uint64_t items) {
+            const auto wave = static_cast<std::uint64_t>(
+                one_wave(waves, block_per_segment<R>, tuning::block_threads, tuning::blocks_per_sm));
+            return static_cast<unsigned>(items == 0 ? 1 : items < wave ? items : wave);
         };
         if (mean <= small_elements) {
             const auto go = [&](auto width) {
                 constexpr int G = decltype(width)::value;
                 launch("group_per_segment launch", group_per_segment<G, R>, grid_for_items(L.count, threads / G), threads,
-                       stream, r, src, L, n, out, small_elements, ls.medium, chunk_elements, ls.big, ls.count, ls.bad);
+                       stream, r, src, L, n, out, small_elements, ls.medium, chunk_elements, ls.big, ls.count, ls.owner,
+                       ls.bad);
             };
             if (mean <= 8) go(std::integral_constant<int, 1>{});
             else if (mean <= 16) go(std::integral_constant<int, 2>{});
@@ -356,24 +376,22 @@ void enqueue(const R& r, source_t<R> src, std::uint64_t n, const layout& L, type
             else if (mean <= 64) go(std::integral_constant<int, 8>{});
             else if (mean <= 128) go(std::integral_constant<int, 16>{});
             else go(std::integral_constant<int, 32>{});
-            launch("block_per_segment launch", block_per_segment<R>, blocks_for(ls.medium_capacity), tuning::block_threads,
+            launch("block_per_segment launch", block_per_segment<R>, one_wave_of(ls.medium_capacity), tuning::block_threads,
                    stream, r, src, L, n, static_cast<const big_segment*>(ls.medium),
-                   static_cast<const unsigned long long*>(ls.count + 1), chunk_elements, ls.big, ls.count, ls.bad, out);
+                   static_cast<const unsigned long long*>(ls.count + 1), chunk_elements, ls.big, ls.count, ls.owner,
+                   ls.bad, out);
         } else {
             launch("block_per_segment launch", block_per_segment<R>, blocks_for(L.count), tuning::block_threads, stream, r,
                    src, L, n, static_cast<const big_segment*>(nullptr), static_cast<const unsigned long long*>(nullptr),
-                   chunk_elements, ls.big, ls.count, ls.bad, out);
+                   chunk_elements, ls.big, ls.count, ls.owner, ls.bad, out);
         }
-        const std::uint64_t most_jobs = n / chunk_elements + ls.big_capacity;
-        device_buffer partials(most_jobs * sizeof(A), stream);
-        launch("chunk_prefix launch", chunk_prefix, 1, 1, stream, static_cast<const big_segment*>(ls.big),
-               static_cast<const unsigned long long*>(ls.count), chunk_elements, ls.first);
-        launch("segment_chunks launch", segment_chunks<R>, static_cast<unsigned>(most_jobs), tuning::block_threads, stream, r,
-               src, static_cast<const big_segment*>(ls.big), static_cast<const unsigned long long*>(ls.count),
-               static_cast<const std::uint64_t*>(ls.first), chunk_elements, partials.as<A>());
+        device_buffer partials(ls.job_capacity * sizeof(A), stream);
+        launch("segment_chunks launch", segment_chunks<R>, static_cast<unsigned>(ls.job_capacity), tuning::block_threads,
+               stream, r, src, static_cast<const big_segment*>(ls.big), static_cast<const unsigned long long*>(ls.count),
+               static_cast<const std::uint64_t*>(ls.owner), chunk_elements, partials.as<A>());
         launch("combine_chunks launch", combine_chunks<R>, static_cast<unsigned>((ls.big_capacity + 255) / 256), 256, stream,
-               r, static_cast<const big_segment*>(ls.big), static_cast<const unsigned long long*>(ls.count),
-               static_cast<const std::uint64_t*>(ls.first), static_cast<const A*>(partials.as<A>()), out);
+               r, static_cast<const big_segment*>(ls.big), static_cast<const unsigned long long*>(ls.count), chunk_elements,
+               static_cast<const A*>(partials.as<A>()), out);
     } else {
         launch("warp_per_segment_fixed launch", warp_per_segment_fixed<P, R>, grid_for_items(L.count, threads / 32), threads,
                stream, r, src, L, n, out, big_elements, ls.big, ls.count, ls.bad);
