@@ -209,12 +209,14 @@ PROBE_ROW = re.compile(r"^(?:segments/probe/([^/]+)/(\d+)|anchor/read_probe/thre
 def load_segment_rows(path):
     """Many-results rows of one file: {(who, op, segment size or 'var'): (GB/s, type, n)} and the read
     probe's GB/s at the same n ({} / None when the file has no such rows). 'batches' rows (no offsets)
-    are named '<who> batches'. Repetitions fold by the median."""
+    are named '<who> batches'. Repetitions fold by the median (or Google Benchmark's median aggregate)."""
     with open(path) as f:
         doc = json.load(f)
     raw, probes = defaultdict(list), defaultdict(list)
+    aggregates = any(b.get("run_type") == "aggregate" for b in doc.get("benchmarks", []))
     for b in doc.get("benchmarks", []):
-        if b.get("error_occurred") or b.get("run_type") == "aggregate":
+        # Raw repetitions, or the median aggregate when the file holds aggregates.
+        if b.get("error_occurred") or (aggregates and b.get("aggregate_name") != "median"):
             continue
         name = b.get("run_name", b["name"])
         gbps = b.get("bytes_per_second", 0.0) / 1e9
