@@ -68,6 +68,25 @@ inline constexpr bool prefetch_helps_v<prod_reducer<T>> = false;
 template <class A>
 inline constexpr std::size_t lane_count = sizeof(A) >= 16 ? 8 : 128 / sizeof(A);
 
+// L lanes of a commutative reducer over [begin, end), then their pairwise tree.
+template <std::size_t L, bool Prefetch, class R>
+typename R::accumulator_type fold_lanes(const R& r, source_t<R> data, std::size_t begin, std::size_t end) {
+    static_assert(is_commutative_v<R>, "lanes reorder operands");
+    using A = typename R::accumulator_type;
+    A lane[L];
+    for (std::size_t j = 0; j < L; ++j) lane[j] = R::identity();
+    std::size_t i = begin;
+    for (; i + L <= end; i += L) {
+        if constexpr (Prefetch) prefetch_ahead(data, i, L * sizeof(typename R::value_type));
+        PREDUCE_PRAGMA_OMP_SIMD
+        for (std::size_t j = 0; j < L; ++j) lane[j] = R::combine(lane[j], r.lift(data[i + j], i + j));
+    }
+    for (std::size_t j = 0; i + j < end; ++j) lane[j] = R::combine(lane[j], r.lift(data[i + j], i + j));
+    for (std::size_t w = L / 2; w > 0; w /= 2)
+        for (std::size_t j = 0; j < w; ++j) lane[j] = R::combine(lane[j], lane[j + w]);
+    return lane[0];
+}
+
 template <class R>
 typename R::accumulator_type lane_fold(const R& r, source_t<R> data, std::size_t begin, std::size_t end) {
     using A = typename R::accumulator_type;
@@ -77,19 +96,7 @@ typename R::accumulator_type lane_fold(const R& r, source_t<R> data, std::size_t
         for (std::size_t i = begin; i < end; ++i) acc = R::combine(acc, r.lift(data[i], i));
         return acc;
     } else {
-        constexpr std::size_t L = lane_count<A>;
-        A lane[L];
-        for (std::size_t j = 0; j < L; ++j) lane[j] = R::identity();
-        std::size_t i = begin;
-        for (; i + L <= end; i += L) {
-            if constexpr (prefetch_helps_v<R>) prefetch_ahead(data, i, L * sizeof(typename R::value_type));
-            PREDUCE_PRAGMA_OMP_SIMD
-            for (std::size_t j = 0; j < L; ++j) lane[j] = R::combine(lane[j], r.lift(data[i + j], i + j));
-        }
-        for (std::size_t j = 0; i + j < end; ++j) lane[j] = R::combine(lane[j], r.lift(data[i + j], i + j));
-        for (std::size_t w = L / 2; w > 0; w /= 2)
-            for (std::size_t j = 0; j < w; ++j) lane[j] = R::combine(lane[j], lane[j + w]);
-        return lane[0];
+        return fold_lanes<lane_count<A>, prefetch_helps_v<R>>(r, data, begin, end);
     }
 }
 

@@ -94,24 +94,52 @@ inline contiguous_plan plan_contiguous(const segment_layout& L, std::size_t alig
     return p;
 }
 
-// The fast order of src[0, len) (a whole segment or a piece: indices as given).
+// A few dozen elements: one vector register of lanes (8 for 4-byte accumulators, 4 for
+// 8-byte ones), where the 128-byte lanes of lane_fold would cost more to set up and combine
+// than the fold itself.
+template <class R>
+typename R::accumulator_type short_fold(const R& r, source_t<R> seg, std::uint64_t lo, std::uint64_t hi) {
+    using A = typename R::accumulator_type;
+    if constexpr (is_commutative_v<R>) return fold_lanes<sizeof(A) <= 4 ? 8 : 4, false>(r, seg, lo, hi);
+    else return lane_fold(r, seg, lo, hi);  // the left fold
+}
+
+// The fast order of seg[lo, hi) (a whole segment or a piece: indices as given).
 template <class R>
 typename R::accumulator_type fold_range(const R& r, source_t<R> seg, std::uint64_t lo, std::uint64_t hi, bool avx2) {
-    if (hi - lo >= 64) return host_fold(r, seg, lo, hi, avx2);
-    // A few dozen elements: the SIMD lanes' setup and tree would cost more than the fold.
-    if constexpr (is_commutative_v<R>) {  // four independent chains, then their tree
-        typename R::accumulator_type a[4] = {R::identity(), R::identity(), R::identity(), R::identity()};
-        std::uint64_t i = lo;
-        for (; i + 4 <= hi; i += 4)
-            for (int j = 0; j < 4; ++j) a[j] = R::combine(a[j], r.lift(seg[i + j], i + j));
-        for (int j = 0; i + j < hi; ++j) a[j] = R::combine(a[j], r.lift(seg[i + j], i + j));
-        return R::combine(R::combine(a[0], a[1]), R::combine(a[2], a[3]));
-    } else {
-        auto acc = R::identity();
-        for (std::uint64_t i = lo; i < hi; ++i) acc = R::combine(acc, r.lift(seg[i], i));
-        return acc;
+    return hi - lo >= 64 ? host_fold(r, seg, lo, hi, avx2) : short_fold(r, seg, lo, hi);
+}
+
+// Whole segments [first, last) of L, each folded alone and finished into out. Compiled
+// once more for AVX2 (chosen at run time, as host_fold is), so that a task of many short
+// segments makes one dispatch, not one a segment, and its short folds use AVX2 too.
+template <bool Avx2, class R>
+void fold_segments(const R& r, source_t<R> src, const segment_layout& L, std::uint64_t first, std::uint64_t last,
+                   typename R::result_type* out) {
+    for (std::uint64_t s = first; s < last; ++s) {
+        const std::uint64_t len = L.length(s);
+        const auto seg = src + L.begin(s);
+        if (len < 64) {
+            out[s] = r.finish(short_fold(r, seg, 0, len));
+            continue;
+        }
+#if defined(PREDUCE_HOST_AVX2_DISPATCH)
+        if constexpr (Avx2) {
+            out[s] = r.finish(lane_fold_avx2(r, seg, 0, len));
+            continue;
+        }
+#endif
+        out[s] = r.finish(lane_fold(r, seg, 0, len));
     }
 }
+#if defined(PREDUCE_HOST_AVX2_DISPATCH)
+template <class R>
+__attribute__((target("avx2"), flatten)) void fold_segments_avx2(const R& r, source_t<R> src, const segment_layout& L,
+                                                                  std::uint64_t first, std::uint64_t last,
+                                                                  typename R::result_type* out) {
+    fold_segments<true>(r, src, L, first, last, out);
+}
+#endif
 
 template <class R, class Exec>
 void contiguous_fast(const R& r, source_t<R> src, const segment_layout& L, typename R::result_type* out, Exec&& exec) {
@@ -125,7 +153,10 @@ void contiguous_fast(const R& r, source_t<R> src, const segment_layout& L, typen
             partial[static_cast<std::size_t>(k.piece)] = fold_range(r, src + L.begin(k.first), k.lo, k.hi, avx2);
             return;
         }
-        for (std::uint64_t s = k.first; s < k.last; ++s) out[s] = r.finish(fold_range(r, src + L.begin(s), 0, L.length(s), avx2));
+#if defined(PREDUCE_HOST_AVX2_DISPATCH)
+        if (avx2) return fold_segments_avx2(r, src, L, k.first, k.last, out);
+#endif
+        fold_segments<false>(r, src, L, k.first, k.last, out);
     });
     for (std::size_t i = 0; i < p.split.size(); ++i) {
         const std::uint64_t first = p.split_first[i];
@@ -210,9 +241,16 @@ inline strided_plan plan_strided(const segment_layout& L, std::size_t threads, s
 template <class R>
 void fold_band(const R& r, source_t<R> src, const segment_layout& L, const strided_task& k,
                typename R::accumulator_type* acc) {
+    constexpr std::uint64_t rows_ahead = 4;
     const std::uint64_t C = L.inner, M = L.size, w = k.c1 - k.c0;
     for (std::uint64_t j = k.j0; j < k.j1; ++j) {
         const auto row = src + ((k.o * M + j) * C + k.c0);
+        // The hardware prefetchers stop at page boundaries, and a band's piece of a row is a
+        // page or two, a row apart: the piece a few rows ahead is prefetched by hand.
+        if constexpr (std::is_pointer_v<source_t<R>>)
+            if (j + rows_ahead < k.j1)
+                for (std::uint64_t b = 0; b < w * sizeof(*row); b += 64)
+                    __builtin_prefetch(reinterpret_cast<const char*>(row + rows_ahead * C) + b);
         PREDUCE_PRAGMA_OMP_SIMD
         for (std::uint64_t c = 0; c < w; ++c) acc[c] = R::combine(acc[c], r.lift(row[c], j));
     }
