@@ -96,12 +96,16 @@ inline contiguous_plan plan_contiguous(const segment_layout& L, std::size_t alig
 
 // A few dozen elements: one vector register of lanes (8 for 4-byte accumulators, 4 for
 // 8-byte ones), where the 128-byte lanes of lane_fold would cost more to set up and combine
-// than the fold itself.
+// than the fold itself; fewer elements than lanes: the left fold.
 template <class R>
 typename R::accumulator_type short_fold(const R& r, source_t<R> seg, std::uint64_t lo, std::uint64_t hi) {
     using A = typename R::accumulator_type;
-    if constexpr (is_commutative_v<R>) return fold_lanes<sizeof(A) <= 4 ? 8 : 4, false>(r, seg, lo, hi);
-    else return lane_fold(r, seg, lo, hi);  // the left fold
+    constexpr std::size_t W = sizeof(A) <= 4 ? 8 : 4;
+    if constexpr (is_commutative_v<R>)
+        if (hi - lo >= W) return fold_lanes<W, false>(r, seg, lo, hi);
+    A acc = R::identity();
+    for (std::uint64_t i = lo; i < hi; ++i) acc = R::combine(acc, r.lift(seg[i], i));
+    return acc;
 }
 
 // The fast order of seg[lo, hi) (a whole segment or a piece: indices as given).
