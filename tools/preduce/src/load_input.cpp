@@ -9,6 +9,8 @@
 #include <utility>
 #include <variant>
 
+#include <preduce/detail/type_name.hpp>
+
 #include "cli_error.hpp"
 #include "memory_budget.hpp"
 #include "readers.hpp"
@@ -123,6 +125,15 @@ dataset generate_data(element_type t, std::uint64_t n, std::uint64_t seed) {
         },
         data);
     return data;
+}
+
+std::string type_text(const dataset& d) {
+    return std::visit(
+        [](const auto& v) {
+            using T = typename std::decay_t<decltype(v)>::value_type;
+            return std::string(preduce::detail::type_name<T>());
+        },
+        d);
 }
 
 } // namespace preduce_cli

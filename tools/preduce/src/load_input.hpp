@@ -29,6 +29,9 @@ loaded_input load_input(const std::string& path, input_format format, std::optio
 
 const char* format_name(input_format f);
 
+// The element type of d as preduce names it ("float32", "int64", ...), for messages and reports.
+std::string type_text(const dataset& d);
+
 // n values of type t from std::mt19937_64(seed), mapped by hand rather than through
 // std::uniform_*_distribution, whose output differs between standard libraries: the
 // same seed must give the same data (and the same sums) everywhere.

@@ -66,15 +66,6 @@ int fail(const std::string& message, int status) {
     return status;
 }
 
-std::string type_text(const dataset& d) {
-    return std::visit(
-        [](const auto& v) {
-            using T = typename std::decay_t<decltype(v)>::value_type;
-            return std::string(preduce::detail::type_name<T>());
-        },
-        d);
-}
-
 // dot reads its inputs side by side: one element type, one length.
 void check_pair(const dataset& x, const std::string& x_name, const dataset& y, const std::string& y_name) {
     if (type_of(x) != type_of(y))

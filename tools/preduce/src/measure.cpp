@@ -114,11 +114,7 @@ run_summary run_all(const dataset& data, const dataset* second, const operation&
             using T = typename std::decay_t<decltype(v)>::value_type;
             // The caller checked that y has x's type and length (std::get throws otherwise).
             const std::vector<T>* y = second ? &std::get<std::vector<T>>(*second) : nullptr;
-            run_summary summary;
-            summary.op = op;
-            summary.type_name = preduce::detail::type_name<T>();
-            summary.n = v.size();
-            summary.bytes = v.size() * sizeof(T) * (y ? 2 : 1);
+            run_summary summary = summary_for<T>(op, v.size(), y != nullptr);
             with_preduce_op<T>(op, [&](const auto& pop) {
                 // dot compiles only in the two-input reduce(), the others only in the one-input one.
                 const auto call = [&](preduce::backend be, const preduce::options& o) {

@@ -131,6 +131,18 @@ struct run_summary {
     std::optional<bool> identical;           // those modes: every backend's hashes are the first's
 };
 
+// What every mode knows of a run before any backend runs: the op, the element type T, n, and
+// the bytes a call reads (both inputs for dot).
+template <class T>
+run_summary summary_for(const operation& op, std::size_t n, bool two_inputs) {
+    run_summary s;
+    s.op = op;
+    s.type_name = preduce::detail::type_name<T>();
+    s.n = n;
+    s.bytes = n * sizeof(T) * (two_inputs ? 2 : 1);
+    return s;
+}
+
 struct run_settings {
     std::vector<preduce::backend> backends;
     int threads = 0;  // 0: each backend's default

@@ -71,17 +71,9 @@ void print_table(const run_summary& s, const std::string& source, int repeat) {
 void print_json(const run_summary& s) {
     auto results = nlohmann::ordered_json::array();
     for (const auto& r : s.results) {
-        nlohmann::ordered_json rec{{"backend", std::string(preduce::name(r.backend))},
-                           {"label", r.label},
-                           {"op", s.op.name},
-                           {"type", s.type_name},
-                           {"n", s.n}};
-        if (!s.op.pred_spec.empty()) rec["pred"] = s.op.pred_spec;
+        nlohmann::ordered_json rec = json_record_head(s, r);
         rec["result"] = json_result(s.op.shape(), r.result);
-        rec["time_s"] = r.median_s;
-        const auto g = gbps(s, r);
-        rec["gbps"] = g ? nlohmann::ordered_json(*g) : nlohmann::ordered_json(nullptr);
-        if (const auto x = speedup(s, r)) rec["speedup"] = *x;
+        add_json_timing(rec, s, r);
         if (r.error) {
             rec["exact"] = json_number(s.reference->exact);
             rec["error"] = json_number(*r.error);

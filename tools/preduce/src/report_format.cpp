@@ -51,6 +51,21 @@ std::optional<double> speedup(const run_summary& s, const backend_result& r) {
     return std::nullopt;
 }
 
+nlohmann::ordered_json json_record_head(const run_summary& s, const backend_result& r) {
+    nlohmann::ordered_json rec{{"backend", std::string(preduce::name(r.backend))}, {"label", r.label}, {"op", s.op.name}};
+    if (!s.op.pred_spec.empty()) rec["pred"] = s.op.pred_spec;
+    rec["type"] = s.type_name;
+    rec["n"] = s.n;
+    return rec;
+}
+
+void add_json_timing(nlohmann::ordered_json& rec, const run_summary& s, const backend_result& r) {
+    rec["time_s"] = r.median_s;
+    const auto g = gbps(s, r);
+    rec["gbps"] = g ? nlohmann::ordered_json(*g) : nlohmann::ordered_json(nullptr);
+    if (const auto x = speedup(s, r)) rec["speedup"] = *x;
+}
+
 namespace {
 // Three significant digits without switching to exponent notation.
 std::string fixed3(double v) { return fmt::format("{:.{}f}", v, v < 10 ? 2 : v < 100 ? 1 : 0); }

@@ -28,6 +28,11 @@ nlohmann::ordered_json json_value(const scalar& value);
 std::optional<double> gbps(const run_summary& s, const backend_result& r);
 std::optional<double> speedup(const run_summary& s, const backend_result& r);
 
+// The fields every JSON record starts with (backend, label, op, pred for count_if, type, n),
+// and its timing fields (time_s, gbps, speedup where seq ran).
+nlohmann::ordered_json json_record_head(const run_summary& s, const backend_result& r);
+void add_json_timing(nlohmann::ordered_json& rec, const run_summary& s, const backend_result& r);
+
 std::string time_text(double seconds);      // "1.23 ms"
 std::string bytes_text(std::uint64_t b);    // "64.0 MiB"
 

@@ -100,12 +100,7 @@ void print_json(const run_summary& s) {
     auto results = nlohmann::ordered_json::array();
     for (const auto& r : s.results) {
         const many_results& m = *r.many;
-        nlohmann::ordered_json rec{{"backend", std::string(preduce::name(r.backend))},
-                                   {"label", r.label},
-                                   {"op", s.op.name}};
-        if (!s.op.pred_spec.empty()) rec["pred"] = s.op.pred_spec;
-        rec["type"] = s.type_name;
-        rec["n"] = s.n;
+        nlohmann::ordered_json rec = json_record_head(s, r);
         rec["mode"] = mode.mode;
         if (mode.mode == "axis") {
             rec["shape"] = mode.shape;
@@ -125,10 +120,7 @@ void print_json(const run_summary& s) {
         if (m.index_sha256) rec["index_sha256"] = *m.index_sha256;
         if (m.keys_sha256) rec["keys_sha256"] = *m.keys_sha256;
         rec["identical"] = *s.identical;
-        rec["time_s"] = r.median_s;
-        const auto g = gbps(s, r);
-        rec["gbps"] = g ? nlohmann::ordered_json(*g) : nlohmann::ordered_json(nullptr);
-        if (const auto x = speedup(s, r)) rec["speedup"] = *x;
+        add_json_timing(rec, s, r);
         rec["precision"] = preduce::name(s.precision);
         results.push_back(std::move(rec));
     }

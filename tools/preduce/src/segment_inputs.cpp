@@ -26,15 +26,6 @@ std::string shape_text(const std::vector<std::uint64_t>& shape) {
     return fmt::format("({}{})", fmt::join(shape, ", "), shape.size() == 1 ? "," : "");
 }
 
-std::string type_text(const dataset& d) {
-    return std::visit(
-        [](const auto& v) {
-            using T = typename std::decay_t<decltype(v)>::value_type;
-            return std::string(preduce::detail::type_name<T>());
-        },
-        d);
-}
-
 segment_plan plan_axes(const segment_request& r, const std::vector<std::uint64_t>& shape, std::uint64_t n) {
     segment_plan p;
     p.shape = shape;

@@ -124,11 +124,7 @@ run_summary run_segmented(const dataset& data, const dataset* second, const segm
         [&](const auto& v) {
             using T = typename std::decay_t<decltype(v)>::value_type;
             const std::vector<T>* y = second ? &std::get<std::vector<T>>(*second) : nullptr;
-            run_summary summary;
-            summary.op = op;
-            summary.type_name = preduce::detail::type_name<T>();
-            summary.n = v.size();
-            summary.bytes = v.size() * sizeof(T) * (y ? 2 : 1);
+            run_summary summary = summary_for<T>(op, v.size(), y != nullptr);
             summary.precision = settings.precision;
             summary.segmented = plan.info;
             with_preduce_op<T>(op, [&](const auto& pop) {
