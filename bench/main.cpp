@@ -104,6 +104,8 @@ int main(int argc, char** argv) {
     register_type<float>(c, backends);
     register_type<double>(c, backends);
     register_type<std::int32_t>(c, backends);
+    register_latency_rows(backends);
+    register_automatic_rows(backends);
 
     benchmark::RunSpecifiedBenchmarks();
     benchmark::Shutdown();

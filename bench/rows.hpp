@@ -11,6 +11,8 @@
 //   anchor/read_probe/threads:<t>/<type>/<n>  SIMD read of the same bytes (read_probe.hpp)
 //   segments/<backend>/sum/f32/<n>/seg:<k>    reduce_batches, n / k results (segment_rows.cpp)
 //   columns/<backend>/sum/f32/<r>x<c>         reduce_axes over axis 0
+//   latency/<backend>/<op>/f32/<n>            host wall clock per call, median_us (latency_rows.cpp)
+//   automatic/<op>/f32/<n>                    auto and every backend in turn, <backend>_us
 // Every row reports bytes_per_second = n * sizeof(type) per iteration.
 #include <benchmark/benchmark.h>
 
@@ -42,6 +44,11 @@ void register_reduce_rows(std::size_t n, std::span<const preduce::backend> backe
 
 template <class T>
 void register_anchor_rows(std::size_t n);
+
+// Latency rows: the median call of every backend at n = 2^0, 2^2, ..., and backend::automatic
+// against every backend, interleaved (latency_rows.cpp).
+void register_latency_rows(std::span<const preduce::backend> backends);
+void register_automatic_rows(std::span<const preduce::backend> backends);
 
 // Many results per call (float32): row sums of batches and column sums (segment_rows.cpp).
 void register_segment_rows(std::size_t n, std::span<const preduce::backend> backends);

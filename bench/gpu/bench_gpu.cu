@@ -5,7 +5,8 @@
 // the deterministic and compensated sums (precision::deterministic, compensated), plus
 // the seed's ladder kernel-only and end-to-end, and one reduction over two GPUs
 // (multigpu/..., host clock). Device rows use CUDA-event time of one call, launches
-// included; run with --benchmark_repetitions=N to get medians.
+// included; run with --benchmark_repetitions=N to get medians. The latency rows
+// (latency_bench.cu) time what the caller waits for, on the host clock.
 #include <benchmark/benchmark.h>
 #include <cuda_runtime_api.h>
 
@@ -26,6 +27,7 @@
 
 #include "gpu_inputs.cuh"
 #include "ladder.cuh"
+#include "latency_bench.cuh"
 #include "segments_bench.cuh"
 #include "preduce/cuda/reduce.cuh"
 #include "preduce/precision.hpp"
@@ -489,9 +491,11 @@ int main(int argc, char** argv) {
     register_ladder();
     register_multigpu();
     register_segments();
+    preduce::bench_gpu::register_latency();
     benchmark::Initialize(&argc, argv);
     benchmark::RunSpecifiedBenchmarks();
     benchmark::Shutdown();
+    preduce::bench_gpu::release_latency_inputs();
     preduce::bench_gpu::release_pools();
     mgpu::release();
     return 0;

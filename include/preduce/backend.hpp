@@ -9,19 +9,22 @@
 
 namespace preduce {
 
+// The backends of the table, then `automatic`: not a backend of its own, but the front
+// end's choice of one per call (preduce/automatic.hpp; name "auto").
 #define PREDUCE_BACKEND_ENUMERATOR(name, needs) name,
-enum class backend { PREDUCE_FOR_EACH_BACKEND(PREDUCE_BACKEND_ENUMERATOR) };
+enum class backend { PREDUCE_FOR_EACH_BACKEND(PREDUCE_BACKEND_ENUMERATOR) automatic };
 #undef PREDUCE_BACKEND_ENUMERATOR
 
-// Every backend preduce knows, built or not, in a fixed order.
+// Every backend preduce knows, built or not, in a fixed order (automatic is not one).
 #define PREDUCE_BACKEND_VALUE(name, needs) backend::name,
 inline constexpr std::array all_backends{PREDUCE_FOR_EACH_BACKEND(PREDUCE_BACKEND_VALUE)};
 #undef PREDUCE_BACKEND_VALUE
 
-// Short stable name ("seq", "openmp", "kokkos", "cuda"), the one parse_backend() accepts.
+// Short stable name ("seq", "openmp", "kokkos", "cuda", "auto"), the one parse_backend() accepts.
 std::string_view name(backend b) noexcept;
 
-// Name with run-time detail for reports, e.g. "openmp(2 threads)" or "kokkos(Serial)".
+// Name with run-time detail for reports, e.g. "openmp(2 threads)" or "kokkos(Serial)";
+// for automatic, where its rules come from, e.g. "auto(defaults: ...)".
 std::string describe(backend b);
 
 // The same, for a run with these options (e.g. "openmp(4 threads)" when options::threads is 4).
@@ -39,7 +42,8 @@ bool is_usable(backend b) noexcept;
 // Why is_usable(b) is false (not built, no GPU, ...), in words; empty when it is true.
 std::string unusable_reason(backend b);
 
-// The backends reduce() can run on this machine, in all_backends order.
+// The backends reduce() can run on this machine, in all_backends order (automatic, which
+// is always usable, is not listed: it runs one of these).
 std::vector<backend> available_backends();
 
 } // namespace preduce

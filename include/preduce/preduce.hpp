@@ -1,5 +1,6 @@
 #pragma once
 // Everything a caller of the compiled front end needs.
+#include "preduce/automatic.hpp"
 #include "preduce/backend.hpp"
 #include "preduce/config.hpp"
 #include "preduce/errors.hpp"

@@ -8,6 +8,7 @@
 #include <string>
 
 #include "built_backends.hpp"
+#include "preduce/automatic.hpp"
 #include "preduce/config.hpp"
 #include "preduce/errors.hpp"
 
@@ -19,6 +20,7 @@ std::string_view name(backend b) noexcept {
     case backend::id: return #id;
         PREDUCE_FOR_EACH_BACKEND(PREDUCE_NAME_CASE)
 #undef PREDUCE_NAME_CASE
+    case backend::automatic: return "auto";
     }
     return "unknown";
 }
@@ -27,6 +29,7 @@ std::string describe(backend b) { return describe(b, options{}); }
 
 std::string describe(backend b, const options& opts) {
     std::string s(name(b));
+    if (b == backend::automatic) return s + "(" + current_calibration().source + ")";
     std::string detail;
     switch (b) {
 #define PREDUCE_DETAIL_CASE(id)                 \
@@ -44,8 +47,10 @@ backend parse_backend(std::string_view text) {
                    [](unsigned char c) { return static_cast<char>(std::tolower(c)); });
     for (backend b : all_backends)
         if (lower == name(b)) return b;
+    if (lower == name(backend::automatic)) return backend::automatic;
     std::string valid;
     for (backend b : all_backends) valid += (valid.empty() ? "" : ", ") + std::string(name(b));
+    valid += ", " + std::string(name(backend::automatic));
     throw invalid_argument("unknown backend '" + std::string(text) + "'; valid names: " + valid);
 }
 
@@ -55,6 +60,7 @@ bool is_built(backend b) noexcept {
     case backend::id: return true;
         PREDUCE_FOR_EACH_BUILT_BACKEND(PREDUCE_BUILT_CASE)
 #undef PREDUCE_BUILT_CASE
+    case backend::automatic: return true;
     default: return false;
     }
 }
@@ -65,6 +71,7 @@ bool is_usable(backend b) noexcept {
     case backend::id: return id::info::usable();
         PREDUCE_FOR_EACH_BUILT_BACKEND(PREDUCE_USABLE_CASE)
 #undef PREDUCE_USABLE_CASE
+    case backend::automatic: return true;
     default: return false;
     }
 }
@@ -75,6 +82,7 @@ std::string unusable_reason(backend b) {
     case backend::id: return id::info::unusable_reason();
         PREDUCE_FOR_EACH_BUILT_BACKEND(PREDUCE_REASON_CASE)
 #undef PREDUCE_REASON_CASE
+    case backend::automatic: return "";
     default: return "backend '" + std::string(name(b)) + "' is not built into this preduce";
     }
 }

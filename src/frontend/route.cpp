@@ -11,6 +11,7 @@
 #include <string>
 
 #include "built_backends.hpp"
+#include "preduce/automatic.hpp"
 #include "preduce/config.hpp"
 #include "preduce/detail/residence.hpp"
 #include "preduce/errors.hpp"
@@ -32,6 +33,7 @@ namespace {
     case backend::id: needs = what; break;
         PREDUCE_FOR_EACH_BACKEND(PREDUCE_NEEDS_CASE)
 #undef PREDUCE_NEEDS_CASE
+    case backend::automatic: break;  // resolved before any backend is asked for
     }
     throw backend_unavailable("backend '" + n + "' is not built into this preduce; reconfigure with -DPREDUCE_ENABLE_" +
                               upper + "=ON, which needs " + needs);
@@ -61,8 +63,26 @@ void refuse_device_source(backend b, const S& data, std::size_t n) {
     }
 }
 
+// backend::automatic resolved to a backend for this source (automatic.hpp), and whether the
+// data was found to be off the GPU on the way (a host backend then need not ask again);
+// any other backend as it is.
+template <class S>
+detail::automatic_route resolve(backend b, const S& data, std::size_t n, const options& opts) {
+    if (b != backend::automatic) return {b, false};
+    if constexpr (is_zip_source_v<S>) {
+        using A = std::remove_cvref_t<decltype(*data.first)>;
+        using B = std::remove_cvref_t<decltype(*data.second)>;
+        const auto first = automatic_backend(data.first, n * (sizeof(A) + sizeof(B)), opts);
+        return {first.chosen, false};  // the second array was not looked at
+    } else {
+        return automatic_backend(data, n * sizeof(*data), opts);
+    }
+}
+
 template <class R>
 typename R::result_type route_to(backend b, source_t<R> data, std::size_t n, const R& reducer, const options& opts) {
+    const auto resolved = resolve(b, data, n, opts);
+    b = resolved.chosen;
     // Host backends allocate workspace in proportion to n (the fixed order's block values);
     // running out of host memory is reported like running out of GPU memory.
     try {
@@ -70,7 +90,8 @@ typename R::result_type route_to(backend b, source_t<R> data, std::size_t n, con
 #define PREDUCE_ROUTE_CASE(id)                                                                  \
     case backend::id:                                                                           \
         require_usable(b, id::info::usable(), &id::info::unusable_reason);                      \
-        if constexpr (!id::info::reads_device_memory) refuse_device_source(b, data, n);        \
+        if constexpr (!id::info::reads_device_memory)                                           \
+            if (!resolved.on_host) refuse_device_source(b, data, n);                            \
         return id::compiled::run(data, n, reducer, opts);
             PREDUCE_FOR_EACH_BUILT_BACKEND(PREDUCE_ROUTE_CASE)
 #undef PREDUCE_ROUTE_CASE
@@ -86,6 +107,12 @@ typename R::result_type route_to(backend b, source_t<R> data, std::size_t n, con
 template <class R>
 void route_segments_to(backend b, source_t<R> data, std::size_t n, const segment_layout& layout, const R& reducer,
                        typename R::result_type* out, const options& opts) {
+    // Offsets or results in device memory: only cuda can reach them, whatever the data.
+    if (b == backend::automatic &&
+        ((layout.form == segment_form::offsets && locate(layout.offsets) == memory_kind::device) ||
+         (layout.count != 0 && locate(out) == memory_kind::device)))
+        b = backend::cuda;
+    b = resolve(b, data, n, opts).chosen;
     try {
         switch (b) {
 #define PREDUCE_ROUTE_SEGMENTS_CASE(id)                                                         \

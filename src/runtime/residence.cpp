@@ -23,6 +23,7 @@ using cu_pointer_get_attributes_fn = int (*)(unsigned count, int* attributes, vo
 constexpr int cu_success = 0;
 constexpr int cu_pointer_attribute_memory_type = 2;  // CU_POINTER_ATTRIBUTE_MEMORY_TYPE
 constexpr int cu_pointer_attribute_is_managed = 8;   // CU_POINTER_ATTRIBUTE_IS_MANAGED
+constexpr unsigned cu_memorytype_host = 1;           // CU_MEMORYTYPE_HOST
 constexpr unsigned cu_memorytype_device = 2;         // CU_MEMORYTYPE_DEVICE
 constexpr unsigned cu_memorytype_array = 3;          // CU_MEMORYTYPE_ARRAY
 
@@ -69,7 +70,8 @@ memory_kind locate(const void* p) noexcept {
     int attributes[2] = {cu_pointer_attribute_memory_type, cu_pointer_attribute_is_managed};
     void* values[2] = {&type, &managed};
     if (query(2, attributes, values, address) != cu_success) return memory_kind::host;
-    if (type != cu_memorytype_device && type != cu_memorytype_array) return memory_kind::host;  // pinned or unknown
+    if (type == cu_memorytype_host) return memory_kind::pinned;
+    if (type != cu_memorytype_device && type != cu_memorytype_array) return memory_kind::host;  // unknown to CUDA
     if (managed != 0) return memory_kind::managed;
     return memory_kind::device;
 }

@@ -303,6 +303,50 @@ TEST_CASE("GPU memory given to a host backend is invalid_argument, managed memor
     cudaFree(d);
 }
 
+TEST_CASE("automatic runs device and managed memory on the GPU, pinned memory by the pinned rules", "[residence][automatic]") {
+    const auto v = preduce::test::random_values<float>(100003, 33);
+    const std::size_t bytes = v.size() * sizeof(float);
+    float *d = nullptr, *m = nullptr, *p = nullptr;
+    REQUIRE(cudaMalloc(reinterpret_cast<void**>(&d), bytes) == cudaSuccess);
+    REQUIRE(cudaMallocManaged(reinterpret_cast<void**>(&m), bytes) == cudaSuccess);
+    REQUIRE(cudaMallocHost(reinterpret_cast<void**>(&p), bytes) == cudaSuccess);
+    REQUIRE(cudaMemcpy(d, v.data(), bytes, cudaMemcpyHostToDevice) == cudaSuccess);
+    REQUIRE(cudaMemcpy(m, v.data(), bytes, cudaMemcpyDefault) == cudaSuccess);
+    std::memcpy(p, v.data(), bytes);
+    const automatic_choice on_device = choose_automatic(d, bytes);
+    CHECK(on_device.chosen == backend::cuda);
+    CHECK_THAT(on_device.reason, Catch::Contains("device memory"));
+    CHECK(choose_automatic(m, bytes).chosen == backend::cuda);
+    CHECK_THAT(choose_automatic(p, bytes).reason, Catch::Contains("pinned host memory"));
+    CHECK_THAT(choose_automatic(v.data(), bytes).reason, Catch::Contains("pageable host memory"));
+    // Results: the chosen backend's, in every case; a stream in the options means the GPU.
+    CHECK(preduce::test::same(reduce(backend::automatic, d, v.size(), argmax), reduce(backend::seq, v, argmax)));
+    CHECK(preduce::test::same(reduce(backend::automatic, m, v.size(), sum), reduce(backend::cuda, m, v.size(), sum)));
+    const backend for_pinned = choose_automatic(p, bytes).chosen;
+    const options one{.threads = 1};  // openmp's reduction clause combines threads in no fixed order
+    CHECK(preduce::test::same(reduce(backend::automatic, p, v.size(), sum, one), reduce(for_pinned, p, v.size(), sum, one)));
+    cudaStream_t s{};
+    REQUIRE(cudaStreamCreate(&s) == cudaSuccess);
+    CHECK(choose_automatic(v.data(), bytes, {.stream = s}).chosen == backend::cuda);
+    CHECK(preduce::test::same(reduce(backend::automatic, v.data(), v.size(), sum, {.stream = s}),
+                              reduce(backend::cuda, v.data(), v.size(), sum, {.stream = s})));
+    const options det{.precision = precision::deterministic};
+    CHECK(preduce::test::same(reduce(backend::automatic, d, v.size(), sum, det), reduce(backend::seq, v, sum, det)));
+    // Segments whose results go to device memory: only the GPU can write them.
+    float* out = nullptr;
+    REQUIRE(cudaMalloc(reinterpret_cast<void**>(&out), 3 * sizeof(float)) == cudaSuccess);
+    const std::vector<std::uint64_t> offsets{0, 10, 10, v.size()};
+    reduce_segments(backend::automatic, v.data(), v.size(), offsets.data(), 3, max, out);
+    std::vector<float> got(3);
+    REQUIRE(cudaMemcpy(got.data(), out, 3 * sizeof(float), cudaMemcpyDeviceToHost) == cudaSuccess);
+    CHECK(got == reduce_segments(backend::seq, v, offsets, max));
+    cudaFree(out);
+    cudaStreamDestroy(s);
+    cudaFreeHost(p);
+    cudaFree(m);
+    cudaFree(d);
+}
+
 TEST_CASE("freed or bogus pointers given to the cuda backend are preduce errors, and the next call works",
           "[errors][residence]") {
     const auto v = preduce::test::random_values<std::int32_t>(1 << 20, 33);

@@ -132,7 +132,8 @@ TEST_CASE("lengths whose byte count overflows size_t are invalid_argument", "[er
 
 TEST_CASE("backend values outside the enum are invalid_argument, and the queries answer 'no'", "[errors]") {
     const std::vector<float> v(100, 0.5f);
-    for (int value : {4, 5, 255, -1, INT_MIN}) {
+    const int past = static_cast<int>(backend::automatic) + 1;  // automatic is the enum's last value
+    for (int value : {past, past + 1, 255, -1, INT_MIN}) {
         const auto b = static_cast<backend>(value);
         INFO("backend value " << value);
         expect_error<preduce::invalid_argument>([&] { (void)reduce(b, v, sum); }, "not a preduce::backend");

@@ -2,6 +2,7 @@
 
 #include <cuda_runtime_api.h>
 
+#include <atomic>
 #include <string>
 
 #include "preduce/errors.hpp"
@@ -42,8 +43,14 @@ void check_options(const options& opts) {
 }
 
 bool usable() noexcept {
+    // Asked on every call of the front end: once a device has been seen, the answer stays
+    // (the visible devices of a process do not change after CUDA starts).
+    static std::atomic<bool> seen{false};
+    if (seen.load(std::memory_order_relaxed)) return true;
     int count = 0;
-    return device_count(count) == cudaSuccess && count > 0;
+    const bool ok = device_count(count) == cudaSuccess && count > 0;
+    if (ok) seen.store(true, std::memory_order_relaxed);
+    return ok;
 }
 
 std::string unusable_reason() {

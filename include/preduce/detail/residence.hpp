@@ -7,7 +7,8 @@ namespace preduce::detail {
 
 // Where an address lives, as far as this process can tell.
 enum class memory_kind {
-    host,     // ordinary or pinned host memory (or no GPU runtime is loaded at all)
+    host,     // ordinary host memory (or no GPU runtime is loaded at all)
+    pinned,   // host memory pinned by CUDA (cudaMallocHost, cudaHostRegister): the GPU reads it too
     managed,  // CUDA managed memory: reachable from host and device
     device,   // CUDA device memory: the host cannot read it
 };

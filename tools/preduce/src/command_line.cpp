@@ -280,7 +280,9 @@ void define_flags(CLI::App& app, flags& f) {
                    "count_if's predicate KIND[:A[:B]]: equal, not_equal, less, less_equal, greater, greater_equal "
                    "(one value), in_range:LO:HI (half-open), is_nan")
         ->type_name("PRED");
-    app.add_option("-b,--backend", f.backends, "Backends to run, comma-separated, or all (default)")
+    app.add_option("-b,--backend", f.backends,
+                   "Backends to run, comma-separated, or all (default: every backend usable here); auto is "
+                   "backend::automatic, whose row names the backend it chose")
         ->delimiter(',')
         ->type_name("NAME|all");
     app.add_option("--threads", f.threads, "Threads for backends that take a count (default: theirs)")->type_name("N");
@@ -313,6 +315,14 @@ void define_flags(CLI::App& app, flags& f) {
                    ".keys.npy); see Output files below")
         ->type_name("PREFIX");
     app.add_flag("--list-backends", f.list_backends, "Print the backends available here, one per line, and exit");
+    app.add_flag("--calibrate", f.calibrate,
+                 "Measure every backend's latency on host data and write the crossovers backend::automatic "
+                 "(--backend auto) reads, to --calibration-file or $PREDUCE_CALIBRATION or the per-user cache "
+                 "file; then exit");
+    app.add_option("--calibration-file", f.calibration_file, "--calibrate: the file to write")->type_name("FILE");
+    app.add_option("--calibrate-max", f.calibrate_max,
+                   "--calibrate: log2 of the largest n measured, 4 to 30 (default 26)")
+        ->type_name("K");
     app.add_flag("--mpi", f.mpi,
                  "Under mpirun: every rank reduces its part of the values (an even split of --n or of the "
                  "file) and preduce::mpi::allreduce combines them; reports per-rank and global times");
@@ -348,6 +358,17 @@ settings to_settings(const flags& f) {
 #if !PREDUCE_CLI_MPI
     if (s.mpi) throw usage_error("--mpi: this preduce was built without MPI (install libopenmpi-dev and reconfigure)");
 #endif
+    if ((f.calibration_file || f.calibrate_max) && !f.calibrate)
+        throw usage_error(std::string(f.calibration_file ? "--calibration-file" : "--calibrate-max") +
+                          " only applies to --calibrate");
+    if (f.calibrate) {
+        calibrate_settings c;
+        c.path = f.calibration_file.value_or("");
+        c.max_log2 = number_flag<int>(f.calibrate_max, "--calibrate-max", 26, 4);
+        if (c.max_log2 > 30) throw usage_error("--calibrate-max: at most 30 (2^30 floats, 4 GiB)");
+        c.threads = s.threads;
+        s.calibrate = c;
+    }
     return s;
 }
 

@@ -8,6 +8,7 @@
 #include <CLI/CLI.hpp>
 #include <preduce/preduce.hpp>
 
+#include "calibrate.hpp"
 #include "element_type.hpp"
 #include "load_input.hpp"
 #include "operation.hpp"
@@ -24,13 +25,14 @@ inline constexpr int default_repeat = 9;
 // as 2^64 - 1 and "010" as octal, and neither should pass silently.
 struct flags {
     std::optional<std::string> input, input2, format_in, type, n, seed, pred, threads, repeat;
-    std::optional<std::string> axis, segments, segment_size, keys, keys_type, output;
+    std::optional<std::string> axis, segments, segment_size, keys, keys_type, output, calibration_file, calibrate_max;
     std::string op = "sum";
     std::vector<std::string> backends{"all"};
     std::string format = "table";
     std::string precision = "fast";
     bool list_backends = false;
     bool mpi = false;
+    bool calibrate = false;
 };
 
 struct settings {
@@ -50,6 +52,7 @@ struct settings {
     bool mpi = false;  // under mpirun: preduce::mpi over the ranks (mpi_mode.hpp)
     std::optional<segment_request> segments;  // many results per call (segments.hpp)
     std::optional<std::string> output;        // --output PREFIX (result_files.hpp)
+    std::optional<calibrate_settings> calibrate;  // --calibrate (calibrate.hpp)
 };
 
 void define_flags(CLI::App& app, flags& f);

@@ -81,6 +81,7 @@ int run(const settings& s) {
         for (auto b : preduce::available_backends()) fmt::print("{}\n", preduce::name(b));
         return 0;
     }
+    if (s.calibrate) return run_calibration(*s.calibrate);
 #if PREDUCE_CLI_MPI
     if (s.mpi) return run_mpi(s, fail);
 #endif

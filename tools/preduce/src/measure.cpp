@@ -15,15 +15,15 @@
 namespace preduce_cli {
 namespace {
 
-// call(backend, options) runs one reduction and returns its result. With --output the
-// last result is written as a one-element array (result_files.hpp).
+// call(backend, options) runs one reduction of `bytes` bytes starting at data and returns
+// its result. With --output the last result is written as a one-element array (result_files.hpp).
 template <class Call>
-backend_result measure(preduce::backend b, const run_settings& s, const Call& call) {
+backend_result measure(preduce::backend b, const run_settings& s, const void* data, std::size_t bytes, const Call& call) {
     const preduce::options opts{.threads = s.threads, .precision = s.precision};
     std::optional<decltype(call(b, opts))> r;
     const double t = median_seconds(s.repeat, [&] { r = call(b, opts); });
     if (s.output_prefix) write_result_files(*s.output_prefix, preduce::name(b), arrays_of(std::vector{*r}));
-    return {b, preduce::describe(b, opts), to_result(*r), t, std::nullopt, std::nullopt, std::nullopt};
+    return {b, label_of(b, opts, data, bytes), to_result(*r), t, std::nullopt, std::nullopt, std::nullopt};
 }
 
 // Floating-point sums only (of x, |x|, x^2, x*y): integer sums are exact (or wrap by
@@ -107,6 +107,11 @@ double result_value::as_double() const {
     return std::visit([](auto v) { return static_cast<double>(v); }, value);
 }
 
+std::string label_of(preduce::backend b, const preduce::options& opts, const void* data, std::size_t bytes) {
+    if (b != preduce::backend::automatic) return preduce::describe(b, opts);
+    return "auto -> " + preduce::describe(preduce::choose_automatic(data, bytes, opts).chosen, opts);
+}
+
 run_summary run_all(const dataset& data, const dataset* second, const operation& op, const run_settings& settings) {
     if (op.is_binary() != (second != nullptr)) throw std::logic_error("internal: dot takes two inputs, others one");
     return std::visit(
@@ -123,7 +128,8 @@ run_summary run_all(const dataset& data, const dataset* second, const operation&
                     else
                         return preduce::reduce(be, v, pop, o);
                 };
-                for (auto b : settings.backends) summary.results.push_back(measure(b, settings, call));
+                const std::size_t bytes = v.size() * sizeof(T) * (y != nullptr ? 2 : 1);
+                for (auto b : settings.backends) summary.results.push_back(measure(b, settings, v.data(), bytes, call));
                 return 0;
             });
             summary.precision = settings.precision;

@@ -151,6 +151,10 @@ struct run_settings {
     std::optional<std::string> output_prefix;  // --output: write each backend's results (result_files.hpp)
 };
 
+// The label of a backend's row: describe(b, opts), and for backend::automatic the backend it
+// chooses for this data, e.g. "auto -> openmp(2 threads)".
+std::string label_of(preduce::backend b, const preduce::options& opts, const void* data, std::size_t bytes);
+
 // `second` is dot's y (same type and length as data, checked by the caller), else null.
 run_summary run_all(const dataset& data, const dataset* second, const operation& op, const run_settings& settings);
 

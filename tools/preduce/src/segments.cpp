@@ -104,8 +104,8 @@ void run_backends(const std::vector<T>& x, const std::vector<T>* y, const Op& op
                 }
             }
         };
-        backend_result r{b, preduce::describe(b, opts), {}, median_seconds(s.repeat, call), std::nullopt, std::nullopt,
-                         std::nullopt};
+        backend_result r{b, label_of(b, opts, x.data(), n * sizeof(T) * (pairs ? 2 : 1)), {},
+                         median_seconds(s.repeat, call), std::nullopt, std::nullopt, std::nullopt};
         result_arrays arrays = arrays_of(out);
         if constexpr (!std::is_same_v<K, no_keys>) arrays.keys = keys_array(run_keys);
         r.many = summarize(out, arrays);

@@ -66,8 +66,15 @@ def write(name, data):
 
 # ---------------------------------------------------------------- running
 
+# backend::automatic reads a calibration file from $PREDUCE_CALIBRATION or the user's cache:
+# every run here names its own (by default one that does not exist), so a file left on the
+# machine by `preduce --calibrate` cannot change what a case sees.
+CALIBRATION = None
+
+
 def run(*args):
-    return subprocess.run([BINARY, *map(str, args)], capture_output=True, text=True, timeout=60)
+    env = dict(os.environ, PREDUCE_CALIBRATION=CALIBRATION or os.path.join(TMP, "no-calibration.json"))
+    return subprocess.run([BINARY, *map(str, args)], capture_output=True, text=True, timeout=60, env=env)
 
 
 def check(cond, what):
@@ -131,6 +138,77 @@ def table_rows(out):
 
 
 # ---------------------------------------------------------------- cases: normal use
+
+def calibration_rules(below, small, large):
+    rules = [{"below_bytes": below, "backend": small}, {"below_bytes": None, "backend": large}]
+    return json.dumps({"format": "preduce-calibration/1", "pageable": rules, "pinned": rules})
+
+
+@case
+def case_auto_backend():
+    # --backend auto: its row says which backend it chose, and has that backend's bits.
+    global CALIBRATION
+    names = available_backends()
+    default = "openmp" if "openmp" in names else "seq"
+    for precision in ("fast", "deterministic"):
+        recs = records("--n", 1000, "--backend", f"auto,{default},seq", "--precision", precision)
+        auto = recs[0]
+        check(auto["backend"] == "auto", auto)
+        check(auto["label"].startswith(f"auto -> {default}"), f"no calibration file: {auto['label']}")
+        check(auto["bits"] == recs[1]["bits"], f"auto and {default} differ: {recs}")
+        if precision == "deterministic":
+            check(auto["bits"] == recs[2]["bits"], f"deterministic auto and seq differ: {recs}")
+    # A calibration file of the test's own: seq below 8000 bytes read, the default above.
+    CALIBRATION = write("rules.json", calibration_rules(8000, "seq", default))
+    small = records("--n", 1000, "--backend", "auto,seq")  # 4000 bytes
+    check(small[0]["label"] == "auto -> seq" and small[0]["bits"] == small[1]["bits"], small)
+    large = records("--n", 4000, "--backend", "auto")  # 16000 bytes
+    check(large[0]["label"].startswith(f"auto -> {default}"), large)
+    dot = records("--n", 1500, "--op", "dot", "--backend", "auto")  # two inputs: 12000 bytes
+    check(dot[0]["label"].startswith(f"auto -> {default}"), dot)
+    # The table and the many-results modes label it the same way.
+    rows = table_rows(ok("--n", 1000, "--backend", "seq,auto", "--repeat", "1"))
+    check([r["backend"] for r in rows] == ["seq", "auto -> seq"], rows)
+    out = ok("--n", 1000, "--segment-size", 10, "--backend", "auto", "--format", "csv", "--repeat", "1").splitlines()
+    cells = dict(zip(out[0].split(","), out[1].split(",")))
+    check(cells["backend"] == "auto" and cells["label"] == "auto -> seq" and cells["count"] == "100", cells)
+    # A broken file: the defaults, still a clean run.
+    CALIBRATION = write("broken.json", "{ not json")
+    check(records("--n", 1000, "--backend", "auto")[0]["label"].startswith(f"auto -> {default}"), "broken file")
+
+
+@case
+def case_calibrate():
+    global CALIBRATION
+    names = available_backends()
+    path = os.path.join(TMP, "cache", "calibration.json")
+    out = ok("--calibrate", "--calibrate-max", 10, "--calibration-file", path)
+    check(f"wrote {path}" in out and "pageable host memory" in out, out)
+    doc = json.load(open(path))
+    check(doc["format"] == "preduce-calibration/1", doc)
+    for key in ("pageable", "pinned"):
+        rules = doc[key]
+        check(rules and rules[-1]["below_bytes"] is None, f"{key}: {rules}")
+        check(all(r["backend"] in names for r in rules), f"{key}: {rules} vs {names}")
+        limits = [r["below_bytes"] for r in rules[:-1]]
+        check(limits == sorted(set(limits)), f"{key}: {limits}")
+    measured = doc["measured"]["pageable"]
+    check(measured["n"] == [16, 64, 256, 1024], measured)
+    check(sorted(measured["median_us"]) == sorted(names), measured)
+    for b, us in measured["median_us"].items():
+        check(len(us) == 4 and all(t > 0 for t in us), f"{b}: {us}")
+    # The file is what --backend auto then reads.
+    CALIBRATION = path
+    label = records("--n", 100, "--backend", "auto")[0]["label"]
+    check(label.split(" -> ")[1].split("(")[0] in names, label)
+    # Flags of --calibrate alone, and their limits.
+    fails("--calibration-file", path, contains="only applies to --calibrate")
+    fails("--calibrate-max", 8, contains="only applies to --calibrate")
+    fails("--calibrate", "--calibrate-max", 31, contains="at most 30")
+    fails("--calibrate", "--calibrate-max", 3, contains="--calibrate-max")
+    fails("--calibrate", "--calibrate-max", 4, "--calibration-file", os.path.join(path, "x", "y"),
+          contains="--calibrate")
+
 
 @case
 def case_default_run():

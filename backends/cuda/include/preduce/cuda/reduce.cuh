@@ -87,18 +87,17 @@ typename R::result_type reduce_source(source_t<R> src, std::size_t n, const R& r
     if (detail::multi::splits(where, n, opts)) return detail::multi::reduce_split<P>(reducer, src, n, where, opts);
     cudaStream_t stream = opts.stream != nullptr ? static_cast<cudaStream_t>(opts.stream) : cudaStreamPerThread;
     const detail::device_scope on_owner(where.owner);
-    detail::device_buffer d_result(sizeof(Result), stream);
+    // The last kernel writes the result straight into this thread's pinned slot, which
+    // every GPU can write: no copy back, no device allocation for it.
+    Result* host = detail::result_slot<Result>();
     const bool staged = where.any(detail::place::pageable);
     if constexpr (P == precision::fast) {
-        if (staged) detail::enqueue_reduce_from_host(reducer, src, n, where.pageable(), d_result.as<Result>(), stream);
-        else detail::enqueue_reduce(reducer, src, n, d_result.as<Result>(), stream);
+        if (staged) detail::enqueue_reduce_from_host(reducer, src, n, where.pageable(), host, stream);
+        else detail::enqueue_reduce(reducer, src, n, host, stream, nullptr, 0, 0, where.any(detail::place::pinned));
     } else {
-        if (staged) detail::enqueue_fixed_from_host<P>(reducer, src, n, where.pageable(), d_result.as<Result>(), stream);
-        else detail::fixed::enqueue_reduce<P>(reducer, src, n, d_result.as<Result>(), stream);
+        if (staged) detail::enqueue_fixed_from_host<P>(reducer, src, n, where.pageable(), host, stream);
+        else detail::fixed::enqueue_reduce<P>(reducer, src, n, host, stream);
     }
-    Result* host = detail::result_slot<Result>();
-    detail::check(cudaMemcpyAsync(host, d_result.as<Result>(), sizeof(Result), cudaMemcpyDeviceToHost, stream),
-                  "cudaMemcpyAsync (result)");
     detail::check(cudaStreamSynchronize(stream), "cudaStreamSynchronize (kernel errors surface here)");
     return *host;
 }

@@ -33,6 +33,11 @@ inline constexpr int blocks_per_sm = 8;
 // 2^14 f32 sum 8.2 us single-block against CUB's two-pass 12.2 us.
 inline constexpr std::size_t single_block_max_elements = std::size_t{1} << 15;
 
+// The same for inputs the GPU reads over the host link (pinned host memory): each trip
+// there takes microseconds, and one block keeps only 16 KiB in flight (256 threads x 64
+// bytes), so past that many bytes the grid spreads the reads over the SMs instead.
+inline constexpr std::size_t single_block_max_remote_bytes = std::size_t{16} << 10;
+
 // Host-data path: bytes per pinned staging chunk; two chunks in flight on two streams.
 // 2^24 f32 from pageable memory end to end: 2.0 ms (copying the whole input to the
 // device first and then reducing it: 6.6 ms).

@@ -1,7 +1,7 @@
 #pragma once
 // Dispatch: picks the launch shape and enqueues the kernels on a stream. Small inputs
-// take one single-block launch; larger ones the two-pass path (one partial per block of
-// a one-wave grid, then a single-block finalize). Every launch is checked.
+// take one single-block launch; larger ones one launch of a one-wave grid whose last block
+// folds the blocks' partials (kernels.cuh). Every launch is checked.
 #include <cuda_runtime_api.h>
 
 #include <algorithm>
@@ -85,7 +85,7 @@ void enqueue_partials(const R& r, source_t<R> data, std::size_t n, std::size_t b
                       typename R::accumulator_type* partials, cudaStream_t stream) {
     constexpr int B = tuning::block_threads;
     launch("reduce_partials launch", reduce_partials<B, R>, static_cast<unsigned>(blocks), B, stream, r, data, n, base,
-           partials, static_cast<typename R::result_type*>(nullptr));
+           partials, static_cast<typename R::result_type*>(nullptr), static_cast<unsigned*>(nullptr));
 }
 
 template <class R, bool Finish = true>
@@ -95,11 +95,23 @@ void enqueue_finalize(const R& r, const typename R::accumulator_type* partials, 
     launch("reduce_finalize launch", reduce_finalize<B, R, Finish>, 1, B, stream, r, partials, count, result);
 }
 
+// A workspace of one launch that finishes in its last block (kernels.cuh): the completion
+// counter first, in its own 256 bytes, then the values the blocks leave.
+inline constexpr std::size_t counter_bytes = 256;
+struct counted_workspace {
+    unsigned* done;
+    void* values;
+};
+inline counted_workspace split_workspace(void* workspace) {
+    return {static_cast<unsigned*>(workspace), static_cast<char*>(workspace) + counter_bytes};
+}
+
 // Workspace for reductions this host thread enqueues on a default stream (the per-thread
 // stream, which the front end uses, or the legacy stream 0). Work on one stream runs in
 // order, so each call may reuse the previous call's buffer: no allocation at all, which
-// measured 1.5-3 us per call against a stream-ordered pool on an H200 at 2^16-2^24.
-inline void* default_stream_workspace(std::size_t bytes) {
+// measured 1.5-3 us per call against a stream-ordered pool on an H200 at 2^16-2^24. Its
+// completion counter is zeroed when the buffer is made, and every launch leaves it at 0.
+inline counted_workspace default_stream_workspace(std::size_t bytes, cudaStream_t stream) {
     struct cached {
         int device = -1;
         void* ptr = nullptr;
@@ -110,64 +122,93 @@ inline void* default_stream_workspace(std::size_t bytes) {
     };
     thread_local cached c;
     const int device = current_device();
+    bytes += counter_bytes;
     if (c.device != device || c.size < bytes) {
         if (c.ptr != nullptr) check(cudaFree(c.ptr), "cudaFree (workspace)");
         c.ptr = nullptr;
         c.size = 0;
         const std::size_t size = bytes < (std::size_t{64} << 10) ? (std::size_t{64} << 10) : bytes;
         check(cudaMalloc(&c.ptr, size), "cudaMalloc (workspace)");
+        check(cudaMemsetAsync(c.ptr, 0, counter_bytes, stream), "cudaMemsetAsync (workspace counter)");
         c.device = device;
         c.size = size;
     }
-    return c.ptr;
+    return split_workspace(c.ptr);
 }
 
-// Device workspace the reduction of n elements needs: one accumulator per block.
+inline bool is_default_stream(cudaStream_t stream) { return stream == cudaStreamPerThread || stream == cudaStream_t{}; }
+
+// The counted workspace of one launch on `stream`: this thread's cached buffer on a default
+// stream; otherwise the caller's, or one from preduce's stream-ordered pool (held by
+// `pooled` until the launch is enqueued), whose counter is zeroed on the stream first
+// when the launch counts (zero_counter).
+inline counted_workspace counted_workspace_for(std::size_t bytes, cudaStream_t stream, void* workspace,
+                                               device_buffer& pooled, bool zero_counter = true) {
+    if (workspace == nullptr) {
+        if (is_default_stream(stream)) return default_stream_workspace(bytes, stream);
+        pooled = device_buffer(bytes + counter_bytes, stream);
+        workspace = pooled.as<void>();
+    }
+    if (zero_counter)
+        check(cudaMemsetAsync(workspace, 0, sizeof(unsigned), stream), "cudaMemsetAsync (workspace counter)");
+    return split_workspace(workspace);
+}
+
+// Device workspace the reduction of n elements needs: the counter and one accumulator per block.
 template <class R>
 std::size_t workspace_bytes(std::size_t n) {
     if (n <= tuning::single_block_max_elements) return 0;
-    return static_cast<std::size_t>(grid_for<tuning::block_threads, R>(n)) * sizeof(typename R::accumulator_type);
+    return counter_bytes +
+           static_cast<std::size_t>(grid_for<tuning::block_threads, R>(n)) * sizeof(typename R::accumulator_type);
 }
 
-// The whole reduction of device-accessible data into *d_result, enqueued on `stream`.
+// The whole reduction of device-accessible data into *d_result, enqueued on `stream`: one
+// launch. d_result may be any memory the GPU can write, pinned host memory included.
 // The workspace is the caller's when given (at least workspace_bytes<R>(n) bytes), else
-// it comes from preduce's stream-ordered pool and goes back to it on the same stream.
+// this thread's or the pool's (counted_workspace_for).
 // Finish = false leaves the accumulator instead of the result, and base is the global
-// index of data[0] (both for one part of a multi-GPU reduction).
+// index of data[0] (both for one part of a multi-GPU reduction, which keeps two launches).
+// remote: data is read over the host link (pinned host memory), see single_block_max.
+// Elements one block reduces alone: fewer when the input is read over the host link (remote).
+template <class R>
+std::size_t single_block_max(bool remote) {
+    if (!remote) return tuning::single_block_max_elements;
+    return tuning::single_block_max_remote_bytes / sizeof(typename R::value_type);  // a zip's value: both arrays
+}
+
 template <class R, bool Finish = true>
 void enqueue_reduce(const R& r, source_t<R> data, std::size_t n, output_t<R, Finish>* d_result,
                     cudaStream_t stream, void* workspace = nullptr, std::size_t workspace_size = 0,
-                    std::size_t base = 0) {
+                    std::size_t base = 0, bool remote = false) {
     using A = typename R::accumulator_type;
+    using Result = typename R::result_type;
     constexpr int B = tuning::block_threads;
-    if (n <= tuning::single_block_max_elements) {
+    if (n <= single_block_max<R>(remote)) {
         // One block: its single partial is the accumulator, or it writes the finished result.
-        using A = typename R::accumulator_type;
-        using Result = typename R::result_type;
         if constexpr (Finish)
             launch("reduce_partials (single block) launch", reduce_partials<B, R>, 1, B, stream, r, data, n, base,
-                   static_cast<A*>(nullptr), d_result);
+                   static_cast<A*>(nullptr), d_result, static_cast<unsigned*>(nullptr));
         else
             launch("reduce_partials (single block) launch", reduce_partials<B, R>, 1, B, stream, r, data, n, base,
-                   d_result, static_cast<Result*>(nullptr));
+                   d_result, static_cast<Result*>(nullptr), static_cast<unsigned*>(nullptr));
         return;
     }
     const int blocks = grid_for<B, R>(n);
     const std::size_t bytes = static_cast<std::size_t>(blocks) * sizeof(A);
-    device_buffer pooled;
-    if (workspace == nullptr) {
-        if (stream == cudaStreamPerThread || stream == cudaStream_t{}) {
-            workspace = default_stream_workspace(bytes);
-        } else {
-            pooled = device_buffer(bytes, stream);
-            workspace = pooled.as<void>();
-        }
-    } else if (workspace_size < bytes) {
+    if (workspace != nullptr && workspace_size < bytes + counter_bytes)
         throw invalid_argument("preduce::cuda::reduce_async: workspace of " + std::to_string(workspace_size) +
-                               " bytes, needs workspace_bytes() = " + std::to_string(bytes));
+                               " bytes, needs workspace_bytes() = " + std::to_string(bytes + counter_bytes));
+    device_buffer pooled;
+    const counted_workspace ws = counted_workspace_for(bytes, stream, workspace, pooled, Finish);
+    A* partials = static_cast<A*>(ws.values);
+    if constexpr (Finish) {
+        launch("reduce_partials launch", reduce_partials<B, R>, static_cast<unsigned>(blocks), B, stream, r, data, n,
+               base, partials, d_result, ws.done);
+    } else {
+        enqueue_partials(r, data, n, base, blocks, partials, stream);
+        enqueue_finalize<R, false>(r, static_cast<const A*>(partials), static_cast<std::size_t>(blocks), d_result,
+                                   stream);
     }
-    enqueue_partials(r, data, n, base, blocks, static_cast<A*>(workspace), stream);
-    enqueue_finalize<R, Finish>(r, static_cast<const A*>(workspace), static_cast<std::size_t>(blocks), d_result, stream);
 }
 
 } // namespace preduce::cuda::detail

@@ -116,7 +116,9 @@ private:
     cudaStream_t s_{};
 };
 
-// One pinned result slot per host thread and type: a result's copy back is then a plain DMA.
+// One pinned result slot per host thread and type. Every GPU can write it (pinned memory is
+// mapped for all devices under unified addressing), so the last kernel of a reduction writes
+// its result there and the host reads it once the stream is synchronised: no copy back.
 template <class Result>
 Result* result_slot() {
     thread_local pinned_buffer slot(sizeof(Result) < 256 ? 256 : sizeof(Result));

@@ -19,6 +19,7 @@ namespace preduce::kokkos::detail {
 inline const char* memory_name(memory_kind k) {
     switch (k) {
     case memory_kind::host: return "host";
+    case memory_kind::pinned: return "pinned host";
     case memory_kind::managed: return "CUDA managed";
     case memory_kind::device: return "CUDA device";
     }
@@ -38,7 +39,7 @@ public:
                                        memory_name(where) + " memory, but this Kokkos runs on " + ExecSpace::name() +
                                        " (host only); copy the data to host memory, use backend::cuda, or build "
                                        "preduce against a Kokkos with CUDA enabled (-DKokkos_ROOT=...)");
-        } else if (where == memory_kind::host) {
+        } else if (where == memory_kind::host || where == memory_kind::pinned) {
             copy_ = Kokkos::View<T*, mem_space>(Kokkos::view_alloc(Kokkos::WithoutInitializing, "preduce::kokkos input"),
                                                 n);
             Kokkos::deep_copy(copy_, unmanaged_view<T, Kokkos::HostSpace>(data, n));

@@ -1,0 +1,353 @@
+// Latency: what a caller waits for. Every row times whole calls on the host clock
+// (steady_clock around the call, which returns the value or, for the stream rows, is
+// followed by a stream synchronize), one call per iteration after warm-up calls, and
+// reports the median call as the counter median_us. The anchor is CUB DeviceReduce with
+// temporary storage allocated once beforehand, followed by a cudaMemcpy of the result into
+// a host variable: what a CUB user writes for a value on the host.
+//   latency/preduce/<op>/<type>/<n>/<where>    preduce::reduce(backend::cuda, ...) (front end)
+//   latency/cub/<op>/<type>/<n>/<where>        CUB + cudaMemcpy of the result
+//   latency/preduce_stream/<op>/float32/<n>/device   reduce_async on a stream + synchronize
+//   latency/cub_stream/<op>/float32/<n>/device       CUB on the same kind of stream + synchronize
+//   latency/floor/...                          an empty kernel + synchronize; a 4-byte copy back
+//   automatic/<op>/float32/<n>/pageable|device   every backend and auto, interleaved
+//                                              (counters <backend>_us; register_automatic_grid)
+// <where>: device (cudaMalloc, a rotating window of a large pool, so small inputs come from
+// DRAM, not L2), pinned (cudaMallocHost) or managed (cudaMallocManaged, resident on the GPU
+// after the first call). sum_det is precision::deterministic, timed against CUB's plain sum.
+#include <benchmark/benchmark.h>
+#include <cuda_runtime_api.h>
+
+#include <cstdint>
+#include <cstdio>
+#include <cstdlib>
+#include <cub/device/device_reduce.cuh>
+#include <cuda/std/functional>
+#include <functional>
+#include <limits>
+#include <map>
+#include <memory>
+#include <string>
+#include <thrust/iterator/counting_iterator.h>
+#include <tuple>
+#include <vector>
+
+#include "gpu_inputs.cuh"
+#include "latency_bench.cuh"
+#include "../median_timer.hpp"
+#include "preduce/cuda/reduce.cuh"
+#include "preduce/preduce.hpp"
+
+namespace preduce::bench_gpu {
+
+namespace {
+
+void check(cudaError_t e, const char* what) {
+    if (e != cudaSuccess) {
+        std::fprintf(stderr, "bench_gpu latency: %s: %s\n", what, cudaGetErrorString(e));
+        std::exit(1);
+    }
+}
+
+enum class where { device, pinned, managed, pageable };
+const char* where_name(where w) {
+    switch (w) {
+    case where::device: return "device";
+    case where::pinned: return "pinned";
+    case where::managed: return "managed";
+    case where::pageable: return "pageable";
+    }
+    return "?";
+}
+
+// Inputs: device memory from the rotating pool; pinned and managed memory one array of n
+// floats per (place, n, slot), filled with values in [-1, 1) once and kept for every row of
+// that size, freed by release_latency_inputs(). (Pageable rows: register_automatic_grid.)
+struct host_array {
+    float* p = nullptr;
+    where w;
+    ~host_array() {
+        if (p == nullptr) return;
+        if (w == where::pinned) cudaFreeHost(p);
+        else cudaFree(p);
+    }
+};
+std::map<std::tuple<int, std::size_t, int>, std::unique_ptr<host_array>> host_inputs;
+
+const float* input(where w, std::size_t n, std::size_t iteration, int slot = 0) {
+    if (w == where::device) return window<float>(n, iteration, slot);
+    auto& a = host_inputs[{static_cast<int>(w), n, slot}];
+    if (!a) {
+        a = std::make_unique<host_array>();
+        a->w = w;
+        if (w == where::pinned) check(cudaMallocHost(&a->p, n * sizeof(float)), "cudaMallocHost");
+        else check(cudaMallocManaged(&a->p, n * sizeof(float)), "cudaMallocManaged");
+        std::uint64_t x = 0x9e3779b97f4a7c15ull + static_cast<std::uint64_t>(slot);
+        for (std::size_t i = 0; i < n; ++i) {
+            x ^= x << 13;
+            x ^= x >> 7;
+            x ^= x << 17;
+            a->p[i] = static_cast<float>((x >> 11) * 0x1.0p-53 * 2.0 - 1.0);
+        }
+    }
+    return a->p;
+}
+
+// Seconds one call is expected to take: a launch and a synchronisation, plus the bytes at
+// HBM speed (device), over the host link (pinned, managed) or at one CPU core's (pageable).
+double seconds_per_call(std::size_t bytes, where w) {
+    const double rate = w == where::device ? 3e12 : w == where::pageable ? 5e9 : 40e9;
+    return 20e-6 + static_cast<double>(bytes) / rate;
+}
+
+void row(const std::string& name, std::size_t bytes, where w, std::function<void(std::size_t)> call) {
+    benchmark::RegisterBenchmark(name.c_str(), [=](benchmark::State& st) { preduce_bench::time_calls(st, bytes, call); })
+        ->UseManualTime()
+        ->Iterations(preduce_bench::calls_within(seconds_per_call(bytes, w)))
+        ->Unit(benchmark::kMicrosecond);
+}
+
+// The ops of the latency grid; sum_det is precision::deterministic.
+enum class op { sum, max, argmin, sumsq, dot, minmax, sum_det };
+const char* op_name(op o) {
+    switch (o) {
+    case op::sum: return "sum";
+    case op::max: return "max";
+    case op::argmin: return "argmin";
+    case op::sumsq: return "sumsq";
+    case op::dot: return "dot";
+    case op::minmax: return "minmax";
+    case op::sum_det: return "sum_det";
+    }
+    return "?";
+}
+
+float preduce_call(op o, const float* x, const float* y, std::size_t n) {
+    constexpr auto cuda = preduce::backend::cuda;
+    switch (o) {
+    case op::sum: return preduce::reduce(cuda, x, n, preduce::sum);
+    case op::max: return preduce::reduce(cuda, x, n, preduce::max);
+    case op::argmin: return static_cast<float>(preduce::reduce(cuda, x, n, preduce::argmin).index);
+    case op::sumsq: return preduce::reduce(cuda, x, n, preduce::sumsq);
+    case op::dot: return preduce::reduce(cuda, x, y, n, preduce::dot);
+    case op::minmax: return preduce::reduce(cuda, x, n, preduce::minmax).max;
+    case op::sum_det: return preduce::reduce(cuda, x, n, preduce::sum, {.precision = preduce::precision::deterministic});
+    }
+    return 0;
+}
+
+struct square_f {
+    __host__ __device__ float operator()(float v) const { return v * v; }
+};
+struct product_at {
+    const float* x;
+    const float* y;
+    __host__ __device__ float operator()(std::int64_t i) const { return x[i] * y[i]; }
+};
+struct pair_of {
+    __host__ __device__ float2 operator()(float v) const { return {v, v}; }
+};
+struct min_max_f2 {
+    __host__ __device__ float2 operator()(float2 a, float2 b) const { return {fminf(a.x, b.x), fmaxf(a.y, b.y)}; }
+};
+
+// CUB's counterpart of each op, with temporary storage the caller allocated once: Sum, Max,
+// ArgMin (value and int64 index side by side, copied back together), TransformReduce for
+// sumsq, dot (a product per index) and minmax (a pair per element).
+struct cub_call {
+    op o;
+    std::size_t n;
+    void* temp = nullptr;
+    std::size_t temp_bytes = 0;
+    char* out = nullptr;  // 64 device bytes: the result, and argmin's index at +16
+
+    cudaError_t run(const float* x, const float* y, cudaStream_t s) {
+        const auto items = static_cast<std::int64_t>(n);
+        float* f = reinterpret_cast<float*>(out);
+        switch (o) {
+        case op::sum:
+        case op::sum_det: return cub::DeviceReduce::Sum(temp, temp_bytes, x, f, items, s);
+        case op::max: return cub::DeviceReduce::Max(temp, temp_bytes, x, f, items, s);
+        case op::argmin:
+            return cub::DeviceReduce::ArgMin(temp, temp_bytes, x, f, reinterpret_cast<std::int64_t*>(out + 16), items, s);
+        case op::sumsq:
+            return cub::DeviceReduce::TransformReduce(temp, temp_bytes, x, f, items, ::cuda::std::plus<>{}, square_f{}, 0.0f, s);
+        case op::dot:
+            return cub::DeviceReduce::TransformReduce(temp, temp_bytes, thrust::counting_iterator<std::int64_t>(0), f, items,
+                                                      ::cuda::std::plus<>{}, product_at{x, y}, 0.0f, s);
+        case op::minmax:
+            return cub::DeviceReduce::TransformReduce(
+                temp, temp_bytes, x, reinterpret_cast<float2*>(out), items, min_max_f2{}, pair_of{},
+                float2{std::numeric_limits<float>::infinity(), -std::numeric_limits<float>::infinity()}, s);
+        }
+        return cudaErrorInvalidValue;
+    }
+    std::size_t result_bytes() const { return o == op::argmin ? 24 : o == op::minmax ? 8 : 4; }
+
+    cub_call(op o_, std::size_t n_, const float* x, const float* y) : o(o_), n(n_) {
+        check(cudaMalloc(&out, 64), "cudaMalloc (cub out)");
+        check(run(x, y, nullptr), "cub temp size");
+        check(cudaMalloc(&temp, temp_bytes + 1), "cudaMalloc (cub temp)");
+    }
+    ~cub_call() {
+        cudaFree(temp);
+        cudaFree(out);
+    }
+};
+
+void register_pair(op o, std::size_t n, where w) {
+    const std::size_t inputs = o == op::dot ? 2 : 1;
+    const std::size_t bytes = n * sizeof(float) * inputs;
+    const std::string tail = std::string("/") + op_name(o) + "/float32/" + std::to_string(n) + "/" + where_name(w);
+    row("latency/preduce" + tail, bytes, w, [=](std::size_t it) {
+        benchmark::DoNotOptimize(preduce_call(o, input(w, n, it), input(w, n, it, 1), n));
+    });
+    auto cub = std::make_shared<std::unique_ptr<cub_call>>();
+    row("latency/cub" + tail, bytes, w, [=](std::size_t it) {
+        const float* x = input(w, n, it);
+        const float* y = input(w, n, it, 1);
+        if (!*cub) *cub = std::make_unique<cub_call>(o, n, x, y);
+        check((*cub)->run(x, y, cudaStreamPerThread), "cub");
+        char result[32];
+        check(cudaMemcpy(result, (*cub)->out, (*cub)->result_bytes(), cudaMemcpyDeviceToHost), "cudaMemcpy (result)");
+        benchmark::DoNotOptimize(result);
+    });
+}
+
+// reduce_async on a stream of the caller's, then cudaStreamSynchronize, against CUB on the
+// same kind of stream: the result stays in device memory for both.
+void register_stream_pair(op o, std::size_t n) {
+    const std::size_t bytes = n * sizeof(float);
+    const std::string tail = std::string("/") + op_name(o) + "/float32/" + std::to_string(n) + "/device";
+    struct stream_state {
+        cudaStream_t s{};
+        void* out = nullptr;
+        stream_state() {
+            check(cudaStreamCreateWithFlags(&s, cudaStreamNonBlocking), "cudaStreamCreate");
+            check(cudaMalloc(&out, 64), "cudaMalloc");
+        }
+        ~stream_state() {
+            cudaFree(out);
+            cudaStreamDestroy(s);
+        }
+    };
+    row("latency/preduce_stream" + tail, bytes, where::device, [=](std::size_t it) {
+        static stream_state st;
+        const float* x = input(where::device, n, it);
+        if (o == op::max) preduce::cuda::reduce_async(x, n, preduce::max_reducer<float>{}, static_cast<float*>(st.out), st.s);
+        else preduce::cuda::reduce_async(x, n, preduce::sum_reducer<float>{}, static_cast<float*>(st.out), st.s);
+        check(cudaStreamSynchronize(st.s), "sync");
+    });
+    auto cub = std::make_shared<std::unique_ptr<cub_call>>();
+    row("latency/cub_stream" + tail, bytes, where::device, [=](std::size_t it) {
+        static stream_state st;
+        const float* x = input(where::device, n, it);
+        if (!*cub) *cub = std::make_unique<cub_call>(o, n, x, x);
+        check((*cub)->run(x, x, st.s), "cub");
+        check(cudaStreamSynchronize(st.s), "sync");
+    });
+}
+
+__global__ void empty_kernel() {}
+
+void register_floors() {
+    row("latency/floor/empty_kernel_sync", 0, where::device, [](std::size_t) {
+        empty_kernel<<<1, 32, 0, cudaStreamPerThread>>>();
+        check(cudaStreamSynchronize(cudaStreamPerThread), "sync");
+    });
+    static char* d = nullptr;
+    row("latency/floor/copy_4_bytes", 0, where::device, [](std::size_t) {
+        if (d == nullptr) check(cudaMalloc(&d, 64), "cudaMalloc");
+        float v = 0;
+        check(cudaMemcpy(&v, d, 4, cudaMemcpyDeviceToHost), "cudaMemcpy");
+        benchmark::DoNotOptimize(v);
+    });
+}
+
+// backend::automatic beside every backend this machine runs, through the front end, on
+// pageable host data and on device data: the table of issue 16's part 3 (automatic within
+// 10% of the best backend at every point, never the slowest). One row per point,
+// automatic/<op>/float32/<n>/<where>, timing every candidate in turn (time_interleaved), so
+// the comparison is not at the mercy of the host's drift between rows. Pageable data: one
+// host array, rotated through so each call reads memory the last calls did not.
+void register_automatic_grid() {
+    using call_t = std::function<void(std::size_t)>;
+    struct op_row {
+        const char* name;
+        float (*call)(preduce::backend, const float*, std::size_t);
+    };
+    static const op_row ops[] = {
+        {"sum", [](preduce::backend b, const float* p, std::size_t n) { return preduce::reduce(b, p, n, preduce::sum); }},
+        {"max", [](preduce::backend b, const float* p, std::size_t n) { return preduce::reduce(b, p, n, preduce::max); }},
+        {"argmin",
+         [](preduce::backend b, const float* p, std::size_t n) {
+             return static_cast<float>(preduce::reduce(b, p, n, preduce::argmin).index);
+         }},
+    };
+    static std::vector<float> host;
+    constexpr std::size_t host_floats = std::size_t{1} << 29;  // 2 GiB: 2^28 rows rotate over two windows
+    const auto host_data = [] {
+        if (host.empty()) {
+            host.resize(host_floats);
+            std::uint64_t x = 0x2545f4914f6cdd1dull;
+            for (float& v : host) {
+                x ^= x << 13;
+                x ^= x >> 7;
+                x ^= x << 17;
+                v = static_cast<float>((x >> 11) * 0x1.0p-53 * 2.0 - 1.0);
+            }
+        }
+        return host.data();
+    };
+    std::vector<preduce::backend> backends = preduce::available_backends();
+    backends.push_back(preduce::backend::automatic);
+    for (const op_row& o : ops)
+        for (int e = 4; e <= 28; e += 2) {
+            const std::size_t n = std::size_t{1} << e;
+            const std::string tail = std::string("/") + o.name + "/float32/" + std::to_string(n);
+            for (where w : {where::pageable, where::device}) {
+                std::vector<preduce::backend> who = backends;
+                if (w == where::device) who = {preduce::backend::cuda, preduce::backend::automatic};
+                // The slowest candidate sets the pace: seq from pageable memory, one core.
+                const double per_round = static_cast<double>(who.size()) * seconds_per_call(n * sizeof(float), w);
+                benchmark::RegisterBenchmark(("automatic" + tail + "/" + where_name(w)).c_str(),
+                                             [=, &o](benchmark::State& st) {
+                                                 std::vector<preduce_bench::candidate<call_t>> c;
+                                                 for (preduce::backend b : who)
+                                                     c.push_back({std::string(preduce::name(b)), [=, &o](std::size_t it) {
+                                                                      const float* p =
+                                                                          w == where::device
+                                                                              ? input(where::device, n, it)
+                                                                              : host_data() + (it % (host_floats / n)) * n;
+                                                                      benchmark::DoNotOptimize(o.call(b, p, n));
+                                                                  }});
+                                                 preduce_bench::time_interleaved(st, n * sizeof(float), c);
+                                             })
+                    ->UseManualTime()
+                    ->Iterations(preduce_bench::calls_within(per_round, 1.0))
+                    ->Unit(benchmark::kMicrosecond);
+            }
+        }
+}
+
+} // namespace
+
+void register_latency() {
+    register_floors();
+    std::vector<std::size_t> sizes;
+    for (int e = 0; e <= 30; e += 2) sizes.push_back(std::size_t{1} << e);
+    for (op o : {op::sum, op::max, op::argmin, op::sumsq, op::dot, op::minmax, op::sum_det})
+        for (std::size_t n : sizes)
+            if (o != op::dot || n <= (std::size_t{1} << 28)) register_pair(o, n, where::device);
+    // Host-mapped inputs are read over the bus at 2^24 and up: their latency rows stop there.
+    for (where w : {where::pinned, where::managed})
+        for (op o : {op::sum, op::max, op::argmin, op::sum_det})
+            for (std::size_t n : sizes)
+                if (n <= (std::size_t{1} << 24)) register_pair(o, n, w);
+    for (op o : {op::sum, op::max})
+        for (std::size_t n : sizes) register_stream_pair(o, n);
+    register_automatic_grid();
+}
+
+void release_latency_inputs() { host_inputs.clear(); }
+
+} // namespace preduce::bench_gpu

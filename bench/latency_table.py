@@ -1,0 +1,190 @@
+#!/usr/bin/env python3
+"""Latency tables (and a log-log plot) from the latency rows of preduce_bench or
+preduce_bench_gpu (Google Benchmark JSON; the median call of each row is its median_us
+counter, bench/median_timer.hpp).
+
+    latency_table.py RUN.json [--plot latency.png]
+
+Sections, each printed when the run has its rows:
+  - preduce vs CUB + copy (GPU): per op, residency and n, CUB time / ours, against the
+    goal of issue 16 (>= 1.25 up to 2^20, >= 1.0 above);
+  - reduce_async + synchronize vs CUB on the same kind of stream (GPU);
+  - the floors (an empty kernel + synchronize, a 4-byte copy back);
+  - backend::automatic against every backend (both benchmarks): per op, residency and n,
+    the best backend, auto / best, and whether auto is the slowest.
+"""
+import argparse
+import json
+from collections import defaultdict
+
+
+def load(path):
+    with open(path) as f:
+        data = json.load(f)
+    # One value per row: its median_us, or with --benchmark_repetitions the median of the
+    # repetitions' median_us (the "median" aggregate).
+    # automatic/... rows hold one counter per candidate (<backend>_us): they become
+    # grid/<backend>/<op>/<type>/<n>[/<where>] here, measured side by side.
+    rows, from_aggregate = {}, set()
+    for b in data["benchmarks"]:
+        name = b.get("run_name", b["name"]).split("/iterations:")[0].replace("/manual_time", "")
+        if name.startswith("automatic/") and (b.get("run_type") != "aggregate" or b.get("aggregate_name") == "median"):
+            rest = name.split("/", 1)[1]
+            for key, value in b.items():
+                if key.endswith("_us") and key != "median_us":
+                    rows["grid/" + key[:-3] + "/" + rest] = value
+            continue
+        if not name.startswith("latency/") or "median_us" not in b:
+            continue
+        if b.get("run_type") == "aggregate":
+            if b.get("aggregate_name") == "median":
+                rows[name] = b["median_us"]
+                from_aggregate.add(name)
+        elif name not in from_aggregate:
+            rows[name] = b["median_us"]
+    return rows
+
+
+def log2(n):
+    return f"2^{int(n).bit_length() - 1}"
+
+
+def gpu_vs_cub(rows):
+    table = defaultdict(dict)  # (op, where) -> n -> {who: us}
+    for name, us in rows.items():
+        p = name.split("/")
+        if len(p) == 6 and p[1] in ("preduce", "cub"):
+            table[(p[2], p[5])].setdefault(int(p[4]), {})[p[1]] = us
+    if not table:
+        return
+    print("\n## preduce (front end, result on the host) vs CUB + cudaMemcpy of the result\n")
+    print("Median call, host wall clock. Goal: CUB / ours >= 1.25 for n <= 2^20, >= 1.0 above.\n")
+    print("| op | input | n | preduce us | CUB + copy us | CUB / ours | goal |")
+    print("|---|---|---|---|---|---|---|")
+    misses = []
+    for (op, where), by_n in sorted(table.items()):
+        for n in sorted(by_n):
+            r = by_n[n]
+            if "preduce" not in r or "cub" not in r:
+                continue
+            ratio = r["cub"] / r["preduce"]
+            goal = 1.25 if n <= 1 << 20 else 1.0
+            met = "met" if ratio >= goal else "MISSED"
+            if ratio < goal:
+                misses.append(f"{op}/{where}/{log2(n)} {ratio:.2f}")
+            print(f"| {op} | {where} | {log2(n)} | {r['preduce']:.2f} | {r['cub']:.2f} | {ratio:.2f} | {met} |")
+    print(f"\nmissed: {len(misses)} of the rows" + (": " + ", ".join(misses) if misses else ""))
+
+
+def stream_rows(rows):
+    table = defaultdict(dict)
+    for name, us in rows.items():
+        p = name.split("/")
+        if len(p) == 6 and p[1] in ("preduce_stream", "cub_stream"):
+            table[p[2]].setdefault(int(p[4]), {})[p[1]] = us
+    if not table:
+        return
+    print("\n## reduce_async + cudaStreamSynchronize vs CUB on the same kind of stream (result left on the GPU)\n")
+    print("| op | n | preduce us | CUB us | CUB / ours |")
+    print("|---|---|---|---|---|")
+    for op, by_n in sorted(table.items()):
+        for n in sorted(by_n):
+            r = by_n[n]
+            if len(r) == 2:
+                print(f"| {op} | {log2(n)} | {r['preduce_stream']:.2f} | {r['cub_stream']:.2f} | "
+                      f"{r['cub_stream'] / r['preduce_stream']:.2f} |")
+
+
+def floors(rows):
+    found = {k: v for k, v in rows.items() if k.startswith("latency/floor/")}
+    if found:
+        print("\n## floors\n")
+        for k, v in sorted(found.items()):
+            print(f"- {k.split('/')[-1]}: {v:.2f} us")
+
+
+def automatic(rows):
+    # grid/<backend>/<op>/<type>/<n>[/<where>]: the interleaved automatic/ rows.
+    table = defaultdict(dict)  # (op, type, where) -> n -> {backend: us}
+    for name, us in rows.items():
+        p = name.split("/")
+        if p[0] != "grid":
+            continue
+        where = p[5] if len(p) > 5 else "host"
+        table[(p[2], p[3], where)].setdefault(int(p[4]), {})[p[1]] = us
+    table = {k: v for k, v in table.items() if any("auto" in r and len(r) >= 2 for r in v.values())}
+    if not table:
+        return
+    print("\n## backend::automatic against every backend (median call, us)\n")
+    print("auto / best: auto's time over the fastest backend's at that point (goal <= 1.10); "
+          "slowest: auto slower than every backend.\n")
+    worst = 0.0
+    for (op, ty, where), by_n in sorted(table.items()):
+        names = sorted({b for r in by_n.values() for b in r if b != "auto"})
+        print(f"\n### {op} {ty}, {where} data\n")
+        print("| n | " + " | ".join(names) + " | auto | best | auto / best | slowest |")
+        print("|---|" + "---|" * (len(names) + 4))
+        for n in sorted(by_n):
+            r = by_n[n]
+            if "auto" not in r:
+                continue
+            others = {b: t for b, t in r.items() if b != "auto"}
+            best = min(others, key=others.get)
+            ratio = r["auto"] / others[best]
+            worst = max(worst, ratio)
+            slowest = "yes" if len(others) > 1 and r["auto"] > max(others.values()) else "no"
+            cells = " | ".join(f"{r[b]:.2f}" if b in r else "-" for b in names)
+            print(f"| {log2(n)} | {cells} | {r['auto']:.2f} | {best} | {ratio:.2f} | {slowest} |")
+    print(f"\nworst auto / best over the grid: {worst:.2f}")
+
+
+def plot(rows, out):
+    import matplotlib
+
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+
+    lines = defaultdict(dict)  # label -> n -> us, sum of float32 only, one residency
+    for name, us in rows.items():
+        p = name.split("/")
+        if p[0] != "latency" or len(p) < 5 or p[2] != "sum" or p[1] == "floor":
+            continue
+        where = p[5] if len(p) > 5 else "host"
+        if where not in ("device", "host", "pageable"):
+            continue
+        label = f"{p[1]} ({where})" if len(p) > 5 else p[1]
+        lines[label][int(p[4])] = us
+    fig, ax = plt.subplots(figsize=(8, 5))
+    for label, by_n in sorted(lines.items()):
+        ns = sorted(by_n)
+        ax.plot(ns, [by_n[n] for n in ns], marker="o", markersize=3, label=label)
+    ax.set_xscale("log", base=2)
+    ax.set_yscale("log")
+    ax.set_xlabel("n (float32 elements)")
+    ax.set_ylabel("median call, host wall clock (us)")
+    ax.set_title("sum latency: what the caller waits for")
+    ax.grid(True, which="both", alpha=0.3)
+    ax.legend(fontsize=7, ncol=2)
+    fig.tight_layout()
+    fig.savefig(out, dpi=120)
+    print(f"\nplot: {out}")
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument("run")
+    ap.add_argument("--plot")
+    a = ap.parse_args()
+    rows = load(a.run)
+    if not rows:
+        raise SystemExit(f"{a.run}: no latency rows (latency/... with a median_us counter, or automatic/...)")
+    gpu_vs_cub(rows)
+    stream_rows(rows)
+    floors(rows)
+    automatic(rows)
+    if a.plot:
+        plot(rows, a.plot)
+
+
+if __name__ == "__main__":
+    main()

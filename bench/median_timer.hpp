@@ -1,0 +1,83 @@
+#pragma once
+// Latency rows (CPU and GPU benchmarks alike): host wall clock around whole calls, one call
+// per iteration, and the median call as the counter median_us. The mean Google Benchmark
+// reports beside it counts the rare slow call (a page fault, a preempted thread) in full;
+// the median is what a caller in a loop typically waits.
+#include <benchmark/benchmark.h>
+
+#include <algorithm>
+#include <chrono>
+#include <cstddef>
+#include <cstdint>
+#include <string>
+#include <vector>
+
+namespace preduce_bench {
+
+// Times call(i) for i = 0, 1, ... (three warm-up calls first, untimed), each on the host
+// clock; bytes is what one call reads (bytes_per_second).
+template <class Call>
+void time_calls(benchmark::State& st, std::size_t bytes, Call&& call) {
+    std::size_t i = 0;
+    for (int w = 0; w < 3; ++w) call(i++);
+    std::vector<double> us;
+    us.reserve(static_cast<std::size_t>(st.max_iterations));
+    for (auto _ : st) {
+        const auto t0 = std::chrono::steady_clock::now();
+        call(i++);
+        const double s = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+        st.SetIterationTime(s);
+        us.push_back(s * 1e6);
+    }
+    if (us.empty()) return;
+    std::nth_element(us.begin(), us.begin() + static_cast<std::ptrdiff_t>(us.size() / 2), us.end());
+    st.counters["median_us"] = us[us.size() / 2];
+    st.SetBytesProcessed(static_cast<std::int64_t>(st.iterations()) * static_cast<std::int64_t>(bytes));
+}
+
+// Several candidates timed side by side: every iteration calls each once, starting from a
+// different one each time (so none always runs first), and the row reports each
+// candidate's median call as the counter "<name>_us". For comparisons within a few percent
+// (backend::automatic against every backend) on a machine whose speed drifts over seconds.
+template <class Call>
+struct candidate {
+    std::string name;
+    Call call;  // call(i): one call on the i-th input
+};
+template <class Call>
+void time_interleaved(benchmark::State& st, std::size_t bytes, std::vector<candidate<Call>>& candidates) {
+    const std::size_t k = candidates.size();
+    std::size_t i = 0;
+    for (auto& c : candidates)
+        for (int w = 0; w < 2; ++w) c.call(i++);
+    std::vector<std::vector<double>> us(k);
+    std::size_t round = 0;
+    for (auto _ : st) {
+        double total = 0;
+        for (std::size_t j = 0; j < k; ++j) {
+            const std::size_t c = (round + j) % k;
+            const auto t0 = std::chrono::steady_clock::now();
+            candidates[c].call(i++);
+            const double s = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+            us[c].push_back(s * 1e6);
+            total += s;
+        }
+        ++round;
+        st.SetIterationTime(total);
+    }
+    for (std::size_t c = 0; c < k; ++c) {
+        auto& v = us[c];
+        if (v.empty()) continue;
+        std::nth_element(v.begin(), v.begin() + static_cast<std::ptrdiff_t>(v.size() / 2), v.end());
+        st.counters[candidates[c].name + "_us"] = v[v.size() / 2];
+    }
+    st.SetBytesProcessed(static_cast<std::int64_t>(st.iterations()) * static_cast<std::int64_t>(bytes * k));
+}
+
+// Calls per latency row: up to 200, fewer where one call is long (about `budget_s` a row),
+// at least 10. seconds_per_call is the caller's estimate.
+inline std::int64_t calls_within(double seconds_per_call, double budget_s = 0.4) {
+    return std::clamp<std::int64_t>(static_cast<std::int64_t>(budget_s / seconds_per_call), 10, 200);
+}
+
+} // namespace preduce_bench

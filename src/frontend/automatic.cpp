@@ -1,0 +1,220 @@
+// backend::automatic (preduce/automatic.hpp): the calibration it reads, and the choice.
+#include "preduce/automatic.hpp"
+
+#include <atomic>
+#include <cstdlib>
+#include <fstream>
+#include <limits>
+#include <memory>
+#include <mutex>
+#include <sstream>
+#include <string>
+
+#if PREDUCE_HAVE_JSON
+#include <nlohmann/json.hpp>
+#endif
+
+#include "preduce/detail/residence.hpp"
+#include "preduce/errors.hpp"
+
+namespace preduce {
+
+namespace {
+
+constexpr std::uint64_t rest = std::numeric_limits<std::uint64_t>::max();
+
+backend default_host_backend() { return is_usable(backend::openmp) ? backend::openmp : backend::seq; }
+
+calibration defaults(std::string why) {
+    const backend host = default_host_backend();
+    return {{{rest, host}}, {{rest, host}}, std::move(why)};
+}
+
+std::string text_of_size(std::uint64_t bytes) {
+    const char* units[] = {"B", "KiB", "MiB", "GiB", "TiB"};
+    double v = static_cast<double>(bytes);
+    int u = 0;
+    while (v >= 1024 && u < 4) {
+        v /= 1024;
+        ++u;
+    }
+    std::ostringstream s;
+    s.precision(v < 10 ? 2 : 3);
+    s << v << ' ' << units[u];
+    return s.str();
+}
+
+calibration load() {
+    const std::string path = calibration_path();
+    if (path.empty()) return defaults("defaults (no $PREDUCE_CALIBRATION, $XDG_CACHE_HOME or $HOME to find a file)");
+    std::ifstream in(path);
+    if (!in) return defaults("defaults (no calibration file at " + path + "; preduce --calibrate writes one)");
+    std::stringstream text;
+    text << in.rdbuf();
+    try {
+        return calibration_from_json(text.str(), path);
+    } catch (const std::exception& e) {
+        return defaults(std::string("defaults (") + e.what() + ")");
+    }
+}
+
+// The calibration in use, read on first use. A reload publishes a new one and keeps the
+// old alive (a call may still be reading it): reloads are rare, so the few kept are noise.
+std::mutex lock;
+std::atomic<const calibration*> loaded{nullptr};
+std::vector<std::unique_ptr<const calibration>> kept;
+
+const calibration& current() {
+    if (const calibration* c = loaded.load(std::memory_order_acquire)) return *c;
+    const std::lock_guard<std::mutex> guard(lock);
+    if (const calibration* c = loaded.load(std::memory_order_relaxed)) return *c;
+    kept.push_back(std::make_unique<const calibration>(load()));
+    loaded.store(kept.back().get(), std::memory_order_release);
+    return *kept.back();
+}
+
+// What automatic decides, without the words (route() needs only `chosen`).
+struct decision {
+    backend chosen;
+    enum { device, options, managed, rule, fallback } why;
+    bool pinned = false;
+    std::uint64_t from = 0;  // the rule's range [from, below_bytes)
+    const calibration_rule* by = nullptr;
+    const calibration* source = nullptr;
+};
+
+decision decide(const void* data, std::size_t bytes, const options& opts) {
+    using detail::memory_kind;
+    const memory_kind where = data != nullptr && bytes != 0 ? detail::locate(data) : memory_kind::host;
+    if (where == memory_kind::device) return {backend::cuda, decision::device};
+    if (opts.stream != nullptr || opts.gpus != 1) return {backend::cuda, decision::options};
+    if (where == memory_kind::managed && is_usable(backend::cuda)) return {backend::cuda, decision::managed};
+    const bool pinned = where == memory_kind::pinned;
+    const calibration& c = current();
+    std::uint64_t from = 0;
+    for (const calibration_rule& r : pinned ? c.pinned : c.pageable) {
+        if (bytes < r.below_bytes) {
+            if (is_usable(r.chosen)) return {r.chosen, decision::rule, pinned, from, &r, &c};
+            break;  // its backend cannot run here: the default below
+        }
+        from = r.below_bytes;
+    }
+    return {default_host_backend(), decision::fallback, pinned};
+}
+
+} // namespace
+
+std::string calibration_path() {
+    if (const char* p = std::getenv("PREDUCE_CALIBRATION"); p != nullptr && *p != '\0') return p;
+    if (const char* p = std::getenv("XDG_CACHE_HOME"); p != nullptr && *p != '\0')
+        return std::string(p) + "/preduce/calibration.json";
+    if (const char* p = std::getenv("HOME"); p != nullptr && *p != '\0') return std::string(p) + "/.cache/preduce/calibration.json";
+    return "";
+}
+
+calibration current_calibration() { return current(); }
+
+void reload_calibration() {
+    const std::lock_guard<std::mutex> guard(lock);
+    loaded.store(nullptr, std::memory_order_release);
+}
+
+namespace detail {
+automatic_route automatic_backend(const void* data, std::size_t bytes, const options& opts) {
+    const decision d = decide(data, bytes, opts);
+    return {d.chosen, d.why != decision::device};
+}
+} // namespace detail
+
+automatic_choice choose_automatic(const void* data, std::size_t bytes, const options& opts) {
+    const decision d = decide(data, bytes, opts);
+    switch (d.why) {
+    case decision::device: return {d.chosen, "CUDA device memory: only the GPU can read it"};
+    case decision::options: return {d.chosen, "the options name a CUDA stream or several GPUs"};
+    case decision::managed: return {d.chosen, "CUDA managed memory: the GPU reads it in place"};
+    case decision::rule: {
+        const std::string range = d.by->below_bytes == rest
+                                      ? "from " + text_of_size(d.from) + " up"
+                                      : text_of_size(d.from) + " to " + text_of_size(d.by->below_bytes);
+        return {d.chosen, std::string(d.pinned ? "pinned" : "pageable") + " host memory, " + text_of_size(bytes) +
+                              " read: " + std::string(name(d.chosen)) + " for " + range + ", by " + d.source->source};
+    }
+    case decision::fallback: break;
+    }
+    return {d.chosen, "host memory: the calibrated backend is not usable here, so the default, " +
+                          std::string(name(d.chosen))};
+}
+
+#if PREDUCE_HAVE_JSON
+std::string calibration_to_json(const calibration& c, const std::string& measured) {
+    nlohmann::ordered_json j;
+    j["format"] = "preduce-calibration/1";
+    const auto rules = [](const std::vector<calibration_rule>& list) {
+        nlohmann::ordered_json a = nlohmann::ordered_json::array();
+        for (const calibration_rule& r : list) {
+            nlohmann::ordered_json e;
+            e["below_bytes"] = r.below_bytes == rest ? nlohmann::ordered_json(nullptr) : nlohmann::ordered_json(r.below_bytes);
+            e["backend"] = std::string(name(r.chosen));
+            a.push_back(e);
+        }
+        return a;
+    };
+    j["pageable"] = rules(c.pageable);
+    j["pinned"] = rules(c.pinned);
+    if (!measured.empty()) j["measured"] = nlohmann::ordered_json::parse(measured);
+    return j.dump(2) + "\n";
+}
+
+calibration calibration_from_json(const std::string& text, const std::string& source) {
+    const auto fail = [&](const std::string& what) -> calibration {
+        throw invalid_argument("calibration file " + source + ": " + what);
+    };
+    nlohmann::json j;
+    try {
+        j = nlohmann::json::parse(text);
+    } catch (const nlohmann::json::exception& e) {
+        return fail(std::string("not JSON: ") + e.what());
+    }
+    if (!j.is_object() || j.value("format", "") != "preduce-calibration/1")
+        return fail("not a preduce-calibration/1 file (format key)");
+    calibration c;
+    c.source = "calibration file " + source;
+    for (const char* key : {"pageable", "pinned"}) {
+        const auto& list = j[key];
+        if (!list.is_array() || list.empty()) return fail(std::string(key) + " is not a non-empty list of rules");
+        auto& out = std::string(key) == "pageable" ? c.pageable : c.pinned;
+        std::uint64_t last = 0;
+        for (const auto& r : list) {
+            if (!r.is_object() || !r.contains("backend") || !r["backend"].is_string() || !r.contains("below_bytes"))
+                return fail(std::string(key) + ": a rule needs backend and below_bytes");
+            backend b{};
+            try {
+                b = parse_backend(r["backend"].get<std::string>());
+            } catch (const invalid_argument& e) {
+                return fail(std::string(key) + ": " + e.what());
+            }
+            if (b == backend::automatic) return fail(std::string(key) + ": a rule cannot name auto");
+            const auto& below = r["below_bytes"];
+            std::uint64_t limit = rest;
+            if (!below.is_null()) {
+                if (!below.is_number_unsigned()) return fail(std::string(key) + ": below_bytes is not a byte count or null");
+                limit = below.get<std::uint64_t>();
+            }
+            if (limit <= last) return fail(std::string(key) + ": below_bytes must increase from rule to rule");
+            out.push_back({limit, b});
+            last = limit;
+        }
+        if (out.back().below_bytes != rest) return fail(std::string(key) + ": the last rule needs below_bytes null");
+    }
+    return c;
+}
+#else
+std::string calibration_to_json(const calibration&, const std::string&) {
+    throw backend_unavailable("this preduce was built without nlohmann-json: calibration files are not supported");
+}
+calibration calibration_from_json(const std::string&, const std::string&) {
+    throw backend_unavailable("this preduce was built without nlohmann-json, so calibration files are not read");
+}
+#endif
+
+} // namespace preduce

@@ -1,0 +1,244 @@
+// backend::automatic on host data: its name, the calibration file it reads (and every way
+// such a file can be wrong), the choice and its reason, and that a call through automatic
+// gives exactly what the chosen backend gives. Device and managed memory: tests/cuda.
+#include <catch2/catch.hpp>
+
+#include <cstdint>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <fstream>
+#include <limits>
+#include <random>
+#include <span>
+#include <string>
+#include <vector>
+
+#include "preduce/preduce.hpp"
+
+using namespace preduce;
+
+namespace {
+
+// A calibration file with `text`, in effect for the scope; the environment and the loaded
+// calibration are put back afterwards.
+class calibration_file {
+public:
+    explicit calibration_file(const std::string& text, const char* name = "preduce_test_calibration.json")
+        : path_(std::string(std::getenv("TMPDIR") != nullptr ? std::getenv("TMPDIR") : "/tmp") + "/" + name) {
+        if (const char* old = std::getenv("PREDUCE_CALIBRATION")) old_ = old;
+        std::ofstream(path_) << text;
+        ::setenv("PREDUCE_CALIBRATION", path_.c_str(), 1);
+        reload_calibration();
+    }
+    ~calibration_file() {
+        std::remove(path_.c_str());
+        if (old_.empty()) ::unsetenv("PREDUCE_CALIBRATION");
+        else ::setenv("PREDUCE_CALIBRATION", old_.c_str(), 1);
+        reload_calibration();
+    }
+    const std::string& path() const { return path_; }
+
+private:
+    std::string path_;
+    std::string old_;
+};
+
+backend host_default() { return is_usable(backend::openmp) ? backend::openmp : backend::seq; }
+
+std::string two_rules(std::uint64_t below, const char* small, const char* large) {
+    const std::string rules = "[{\"below_bytes\": " + std::to_string(below) + ", \"backend\": \"" + small +
+                              "\"}, {\"below_bytes\": null, \"backend\": \"" + large + "\"}]";
+    return "{\"format\": \"preduce-calibration/1\", \"pageable\": " + rules + ", \"pinned\": " + rules + "}";
+}
+
+template <class T>
+std::vector<T> random_values(std::size_t n, std::uint32_t seed) {
+    std::mt19937 rng(seed);
+    std::vector<T> v(n);
+    if constexpr (std::is_floating_point_v<T>) {
+        std::uniform_real_distribution<T> u(-1, 1);
+        for (auto& x : v) x = u(rng);
+    } else {
+        std::uniform_int_distribution<T> u(-1000, 1000);
+        for (auto& x : v) x = u(rng);
+    }
+    return v;
+}
+
+template <class X>
+bool same_bits(const X& a, const X& b) {
+    return std::memcmp(&a, &b, sizeof(X)) == 0;
+}
+
+} // namespace
+
+TEST_CASE("automatic is named auto, always usable, and not one of the backends", "[frontend][automatic]") {
+    CHECK(name(backend::automatic) == "auto");
+    CHECK(parse_backend("auto") == backend::automatic);
+    CHECK(parse_backend("AUTO") == backend::automatic);
+    CHECK(is_built(backend::automatic));
+    CHECK(is_usable(backend::automatic));
+    CHECK(unusable_reason(backend::automatic).empty());
+    for (backend b : available_backends()) CHECK(b != backend::automatic);
+    for (backend b : all_backends) CHECK(b != backend::automatic);
+    CHECK_THROWS_WITH(parse_backend("nope"), Catch::Contains("auto"));
+    CHECK(describe(backend::automatic).rfind("auto(", 0) == 0);
+}
+
+TEST_CASE("without a calibration file, host data goes to the default backend", "[frontend][automatic]") {
+    const calibration_file none("", "preduce_test_absent.json");
+    std::remove(none.path().c_str());
+    reload_calibration();
+    const std::vector<float> v(1000, 1.0f);
+    const automatic_choice c = choose_automatic(v.data(), v.size() * sizeof(float));
+    CHECK(c.chosen == host_default());
+    CHECK_THAT(c.reason, Catch::Contains("pageable host memory") && Catch::Contains("defaults") &&
+                             Catch::Contains("no calibration file at " + none.path()));
+    CHECK_THAT(describe(backend::automatic), Catch::Contains("no calibration file"));
+    CHECK(current_calibration().source.rfind("defaults", 0) == 0);
+}
+
+TEST_CASE("a calibration file's rules choose by bytes read", "[frontend][automatic]") {
+    const backend large = host_default();
+    const calibration_file f(two_rules(4096, "seq", std::string(name(large)).c_str()));
+    CHECK(current_calibration().source == "calibration file " + f.path());
+    CHECK_THAT(describe(backend::automatic), Catch::Contains(f.path()));
+    const std::vector<float> v(4096, 1.0f);
+    // 1023 floats: 4092 bytes, under the crossover; 1024: 4096 bytes, the next rule's.
+    const automatic_choice small = choose_automatic(v.data(), 1023 * sizeof(float));
+    CHECK(small.chosen == backend::seq);
+    CHECK_THAT(small.reason, Catch::Contains("seq for 0 B to 4 KiB") && Catch::Contains(f.path()));
+    const automatic_choice big = choose_automatic(v.data(), 1024 * sizeof(float));
+    CHECK(big.chosen == large);
+    CHECK_THAT(big.reason, Catch::Contains("from 4 KiB up"));
+    // The call itself follows the same rule: bits of the chosen backend, float sums included.
+    const auto x = random_values<float>(4096, 7);
+    CHECK(same_bits(reduce(backend::automatic, x.data(), 1023, sum), reduce(backend::seq, x.data(), 1023, sum)));
+    const options one{.threads = 1};  // a fixed order for openmp's fast sum (see below)
+    CHECK(same_bits(reduce(backend::automatic, x.data(), 4096, sum, one), reduce(large, x.data(), 4096, sum, one)));
+}
+
+TEST_CASE("a rule naming a backend that cannot run here falls back to the default", "[frontend][automatic]") {
+    backend missing = backend::seq;
+    for (backend b : all_backends)
+        if (!is_usable(b)) missing = b;
+    if (missing == backend::seq) {
+        // Every backend runs here (a GPU machine): nothing to fall back from. The machines
+        // without a GPU (CI) build cuda and cannot use it, and check this.
+        WARN("every backend is usable here; no rule can name one that is not");
+        return;
+    }
+    const calibration_file f(two_rules(1u << 20, std::string(name(missing)).c_str(), "seq"));
+    const std::vector<float> v(16, 1.0f);
+    const automatic_choice c = choose_automatic(v.data(), v.size() * sizeof(float));
+    CHECK(c.chosen == host_default());
+    CHECK_THAT(c.reason, Catch::Contains("not usable here"));
+    CHECK(reduce(backend::automatic, v, sum) == 16.0f);
+}
+
+TEST_CASE("a calibration file that is wrong means the defaults, with the reason", "[frontend][automatic][errors]") {
+    const std::string ok = "[{\"below_bytes\": null, \"backend\": \"seq\"}]";
+    const auto file = [](const std::string& pageable, const std::string& pinned) {
+        return "{\"format\": \"preduce-calibration/1\", \"pageable\": " + pageable + ", \"pinned\": " + pinned + "}";
+    };
+    const std::vector<std::pair<std::string, std::string>> bad = {
+        {"{not json", "not JSON"},
+        {"[1, 2]", "format key"},
+        {"{\"format\": \"preduce-calibration/2\", \"pageable\": " + ok + ", \"pinned\": " + ok + "}", "format key"},
+        {file("[]", ok), "pageable is not a non-empty list"},
+        {file(ok, "{}"), "pinned is not a non-empty list"},
+        {file("[{\"backend\": \"seq\"}]", ok), "needs backend and below_bytes"},
+        {file("[{\"below_bytes\": null, \"backend\": 3}]", ok), "needs backend and below_bytes"},
+        {file("[{\"below_bytes\": null, \"backend\": \"gpu9\"}]", ok), "unknown backend 'gpu9'"},
+        {file("[{\"below_bytes\": null, \"backend\": \"auto\"}]", ok), "cannot name auto"},
+        {file("[{\"below_bytes\": -5, \"backend\": \"seq\"}, " + ok.substr(1), ok), "not a byte count"},
+        {file("[{\"below_bytes\": \"4k\", \"backend\": \"seq\"}, " + ok.substr(1), ok), "not a byte count"},
+        {file("[{\"below_bytes\": 64, \"backend\": \"seq\"}, {\"below_bytes\": 64, \"backend\": \"seq\"}, " +
+                  ok.substr(1),
+              ok),
+         "must increase"},
+        {file("[{\"below_bytes\": 0, \"backend\": \"seq\"}, " + ok.substr(1), ok), "must increase"},
+        {file("[{\"below_bytes\": 64, \"backend\": \"seq\"}]", ok), "needs below_bytes null"},
+    };
+    for (const auto& [text, why] : bad) {
+        INFO(text);
+        const calibration_file f(text);
+        const calibration c = current_calibration();
+        CHECK_THAT(c.source, Catch::StartsWith("defaults (calibration file " + f.path()) && Catch::Contains(why));
+        CHECK_THAT(describe(backend::automatic), Catch::Contains(why));
+        const std::vector<float> v(8, 1.0f);
+        CHECK(choose_automatic(v.data(), 32).chosen == host_default());
+        CHECK(reduce(backend::automatic, v, sum) == 8.0f);
+        CHECK_THROWS_AS(calibration_from_json(text, "x"), preduce::invalid_argument);
+    }
+}
+
+TEST_CASE("calibration_to_json and calibration_from_json round-trip", "[frontend][automatic]") {
+    calibration c;
+    c.pageable = {{128, backend::seq}, {std::numeric_limits<std::uint64_t>::max(), host_default()}};
+    c.pinned = {{std::numeric_limits<std::uint64_t>::max(), backend::seq}};
+    const std::string text = calibration_to_json(c, "{\"what\": \"a test\", \"n\": [16, 64]}");
+    CHECK_THAT(text, Catch::Contains("\"measured\"") && Catch::Contains("a test"));
+    const calibration back = calibration_from_json(text, "round-trip");
+    REQUIRE(back.pageable.size() == 2);
+    REQUIRE(back.pinned.size() == 1);
+    CHECK(back.pageable[0].below_bytes == 128);
+    CHECK(back.pageable[0].chosen == backend::seq);
+    CHECK(back.pageable[1].below_bytes == std::numeric_limits<std::uint64_t>::max());
+    CHECK(back.pageable[1].chosen == host_default());
+    CHECK(back.pinned[0].chosen == backend::seq);
+    CHECK(back.source == "calibration file round-trip");
+}
+
+TEST_CASE("every op through automatic gives the chosen backend's result", "[frontend][automatic]") {
+    const calibration_file f(two_rules(3000, "seq", std::string(name(host_default())).c_str()));
+    // Fast float sums on one thread: openmp's reduction clause combines its threads' partials
+    // in no fixed order, so two calls of the same backend may differ in the last bits.
+    const options one{.threads = 1};
+    for (std::size_t n : {std::size_t{1}, std::size_t{100}, std::size_t{749}, std::size_t{750}, std::size_t{100003}}) {
+        INFO("n = " << n);
+        const auto x = random_values<float>(n, static_cast<std::uint32_t>(n));
+        const auto y = random_values<float>(n, static_cast<std::uint32_t>(n + 1));
+        const auto i = random_values<std::int32_t>(n, static_cast<std::uint32_t>(n + 2));
+        const backend chosen = choose_automatic(x.data(), n * sizeof(float)).chosen;
+        CHECK(chosen == (n * sizeof(float) < 3000 ? backend::seq : host_default()));
+        CHECK(same_bits(reduce(backend::automatic, x, sum, one), reduce(chosen, x, sum, one)));
+        CHECK(same_bits(reduce(backend::automatic, x, max), reduce(chosen, x, max)));
+        CHECK(reduce(backend::automatic, x, argmin) == reduce(chosen, x, argmin));
+        CHECK(same_bits(reduce(backend::automatic, x, sumsq, one), reduce(chosen, x, sumsq, one)));
+        CHECK(same_bits(reduce(backend::automatic, x, minmax), reduce(chosen, x, minmax)));
+        CHECK(reduce(backend::automatic, i, wide_sum) == reduce(chosen, i, wide_sum));
+        // dot reads both inputs: its bytes are twice x's, which may cross the rule.
+        const backend dot_chosen = choose_automatic(x.data(), 2 * n * sizeof(float)).chosen;
+        CHECK(same_bits(reduce(backend::automatic, x, y, dot, one), reduce(dot_chosen, x, y, dot, one)));
+        // The fixed orders: the same bits as seq, whatever was chosen.
+        for (precision p : {precision::deterministic, precision::compensated}) {
+            const options o{.precision = p};
+            CHECK(same_bits(reduce(backend::automatic, x, sum, o), reduce(backend::seq, x, sum, o)));
+            CHECK(same_bits(reduce(backend::automatic, x, y, dot, o), reduce(backend::seq, x, y, dot, o)));
+        }
+    }
+}
+
+TEST_CASE("many results per call through automatic", "[frontend][automatic]") {
+    const calibration_file f(two_rules(3000, "seq", std::string(name(host_default())).c_str()));
+    const auto x = random_values<float>(6000, 11);
+    const backend chosen = choose_automatic(x.data(), x.size() * sizeof(float)).chosen;
+    CHECK(reduce_batches(backend::automatic, x, 60, sum) == reduce_batches(chosen, x, 60, sum));
+    const std::vector<std::uint64_t> offsets{0, 1, 1, 4000, 6000};
+    CHECK(reduce_segments(backend::automatic, x, offsets, max) == reduce_segments(chosen, x, offsets, max));
+    const std::vector<std::size_t> shape{60, 100};
+    const std::vector<int> axes{0};
+    CHECK(reduce_axes(backend::automatic, x.data(), shape, axes, sum) == reduce_axes(chosen, x.data(), shape, axes, sum));
+    const std::span<const float> head(x.data(), 100);  // 400 bytes: seq
+    CHECK(reduce_batches(backend::automatic, head, 10, sum) == reduce_batches(backend::seq, head, 10, sum));
+}
+
+TEST_CASE("bad input through automatic is refused as the backends refuse it", "[frontend][automatic][errors]") {
+    const calibration_file f(two_rules(3000, "seq", std::string(name(host_default())).c_str()));
+    CHECK_THROWS_AS(reduce(backend::automatic, static_cast<const float*>(nullptr), 5, sum), preduce::invalid_argument);
+    CHECK(reduce(backend::automatic, static_cast<const float*>(nullptr), 0, sum) == -0.0f);
+    const std::vector<float> v(10, 1.0f);
+    CHECK_THROWS_AS(reduce(backend::automatic, v, sum, {.threads = -1}), preduce::invalid_argument);
+}

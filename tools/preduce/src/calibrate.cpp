@@ -1,0 +1,187 @@
+#include "calibrate.hpp"
+
+#include <algorithm>
+#include <chrono>
+#include <cmath>
+#include <cstdint>
+#include <filesystem>
+#include <fstream>
+#include <limits>
+#include <map>
+#include <span>
+#include <string>
+#include <vector>
+
+#include <fmt/format.h>
+#include <nlohmann/json.hpp>
+#include <preduce/automatic.hpp>
+#include <preduce/preduce.hpp>
+
+#if PREDUCE_CLI_CUDART
+#include <cuda_runtime_api.h>
+#endif
+
+#include "cli_error.hpp"
+#include "timing.hpp"
+
+namespace preduce_cli {
+namespace {
+
+// Host memory of one residency: ordinary (pageable) memory, or memory pinned by CUDA.
+struct host_floats {
+    float* data = nullptr;
+    std::vector<float> pageable;
+    bool pinned = false;
+    host_floats(std::size_t n, bool pin) : pinned(pin) {
+#if PREDUCE_CLI_CUDART
+        if (pin) {
+            if (cudaMallocHost(reinterpret_cast<void**>(&data), n * sizeof(float)) != cudaSuccess)
+                throw input_error("--calibrate: cudaMallocHost of " + std::to_string(n * sizeof(float)) + " bytes failed");
+        }
+#endif
+        if (!pinned) {
+            pageable.resize(n);
+            data = pageable.data();
+        }
+        std::uint64_t x = 0x9e3779b97f4a7c15ull;
+        for (std::size_t i = 0; i < n; ++i) {
+            x ^= x << 13;
+            x ^= x >> 7;
+            x ^= x << 17;
+            data[i] = static_cast<float>((x >> 11) * 0x1.0p-53 * 2.0 - 1.0);
+        }
+    }
+    host_floats(const host_floats&) = delete;
+    host_floats& operator=(const host_floats&) = delete;
+    ~host_floats() {
+#if PREDUCE_CLI_CUDART
+        if (pinned && data != nullptr) cudaFreeHost(data);
+#endif
+    }
+};
+
+// Median seconds of one call of backend b on data[0, n): up to 101 calls within ~0.2 s.
+double median_call(preduce::backend b, const float* data, std::size_t n, const preduce::options& opts) {
+    const auto call = [&] { return preduce::reduce(b, data, n, preduce::sum, opts); };
+    const auto t0 = std::chrono::steady_clock::now();
+    volatile float sink = call();
+    const double once = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+    (void)sink;
+    const int repeat = static_cast<int>(std::clamp(0.2 / std::max(once, 1e-7), 5.0, 101.0));
+    return median_seconds(repeat, [&] { sink = call(); });
+}
+
+struct measured_residency {
+    std::vector<std::size_t> sizes;                                 // elements
+    std::map<preduce::backend, std::vector<double>> seconds;       // per backend, per size
+    std::vector<preduce::calibration_rule> rules;
+};
+
+// The fastest backend at each size, except that the backend of the rule before stays while
+// it is within 5% of the fastest (timer noise at the smallest sizes would otherwise make
+// rules of nothing); a crossover between two measured sizes is placed at their geometric
+// mean, in bytes.
+std::vector<preduce::calibration_rule> rules_of(const measured_residency& m) {
+    std::vector<preduce::calibration_rule> rules;
+    for (std::size_t i = 0; i < m.sizes.size(); ++i) {
+        preduce::backend best{};
+        double t = std::numeric_limits<double>::infinity();
+        for (const auto& [b, s] : m.seconds)
+            if (s[i] < t) t = s[i], best = b;
+        if (!rules.empty() && m.seconds.at(rules.back().chosen)[i] <= 1.05 * t) continue;
+        if (!rules.empty()) {
+            const double lo = static_cast<double>(m.sizes[i - 1] * sizeof(float));
+            const double hi = static_cast<double>(m.sizes[i] * sizeof(float));
+            rules.back().below_bytes = static_cast<std::uint64_t>(std::sqrt(lo * hi));
+        }
+        rules.push_back({std::numeric_limits<std::uint64_t>::max(), best});
+    }
+    return rules;
+}
+
+measured_residency measure(bool pinned, const calibrate_settings& s, const std::vector<preduce::backend>& backends) {
+    measured_residency m;
+    for (int e = 4; e <= s.max_log2; e += 2) m.sizes.push_back(std::size_t{1} << e);
+    const host_floats data(m.sizes.back(), pinned);
+    const preduce::options opts{.threads = s.threads};
+    for (preduce::backend b : backends)
+        for (std::size_t n : m.sizes) m.seconds[b].push_back(median_call(b, data.data, n, opts));
+    m.rules = rules_of(m);
+    return m;
+}
+
+nlohmann::ordered_json to_json(const measured_residency& m) {
+    nlohmann::ordered_json j;
+    j["n"] = m.sizes;
+    for (const auto& [b, s] : m.seconds) {
+        std::vector<double> us;
+        for (double x : s) us.push_back(std::round(x * 1e8) / 100);  // microseconds, 2 decimals
+        j["median_us"][std::string(preduce::name(b))] = us;
+    }
+    return j;
+}
+
+void print(const char* what, const measured_residency& m) {
+    fmt::print("{} host memory: median call of sum over float32, microseconds\n{:>12}", what, "n");
+    for (const auto& [b, s] : m.seconds) fmt::print("  {:>10}", preduce::name(b));
+    fmt::print("  fastest\n");
+    for (std::size_t i = 0; i < m.sizes.size(); ++i) {
+        fmt::print("{:>12}", m.sizes[i]);
+        preduce::backend best{};
+        double t = std::numeric_limits<double>::infinity();
+        for (const auto& [b, s] : m.seconds) {
+            fmt::print("  {:>10.2f}", s[i] * 1e6);
+            if (s[i] < t) t = s[i], best = b;
+        }
+        fmt::print("  {}\n", preduce::name(best));
+    }
+}
+
+} // namespace
+
+int run_calibration(const calibrate_settings& s) {
+    const std::string path = s.path.empty() ? preduce::calibration_path() : s.path;
+    if (path.empty()) throw usage_error("--calibrate: no file to write (set PREDUCE_CALIBRATION or HOME, or give --calibration-file)");
+    // The file is opened first: a path that cannot be written fails before any measuring.
+    const std::filesystem::path file(path);
+    std::error_code made;
+    if (file.has_parent_path()) std::filesystem::create_directories(file.parent_path(), made);
+    if (made) throw input_error("--calibrate: cannot make the folder of " + path + ": " + made.message());
+    std::ofstream out(path);
+    if (!out) throw input_error("--calibrate: cannot write " + path);
+    const std::vector<preduce::backend> backends = preduce::available_backends();
+    const measured_residency pageable = measure(false, s, backends);
+    print("pageable", pageable);
+    preduce::calibration c;
+    c.pageable = pageable.rules;
+    nlohmann::ordered_json measured;
+    measured["what"] = "median call of preduce::reduce(backend, data, n, sum) over float32, host wall clock";
+    measured["pageable"] = to_json(pageable);
+    bool pinned_measured = false;
+#if PREDUCE_CLI_CUDART
+    if (preduce::is_usable(preduce::backend::cuda)) {
+        const measured_residency pinned = measure(true, s, backends);
+        print("pinned", pinned);
+        c.pinned = pinned.rules;
+        measured["pinned"] = to_json(pinned);
+        pinned_measured = true;
+    }
+#endif
+    if (!pinned_measured) c.pinned = c.pageable;  // no GPU to pin memory for: the same rules
+    out << preduce::calibration_to_json(c, measured.dump());
+    if (!out) throw input_error("--calibrate: cannot write " + path);
+    out.close();
+    preduce::reload_calibration();
+    fmt::print("wrote {}: {}\n", path, preduce::describe(preduce::backend::automatic));
+    for (const auto& [what, rules] : {std::pair{"pageable", &c.pageable}, std::pair{"pinned", &c.pinned}}) {
+        std::string line;
+        for (const auto& r : *rules)
+            line += r.below_bytes == std::numeric_limits<std::uint64_t>::max()
+                        ? fmt::format(" {} from there up", preduce::name(r.chosen))
+                        : fmt::format(" {} below {} bytes,", preduce::name(r.chosen), r.below_bytes);
+        fmt::print("  {}:{}\n", what, line);
+    }
+    return 0;
+}
+
+} // namespace preduce_cli
