@@ -103,6 +103,22 @@ def floors(rows):
             print(f"- {k.split('/')[-1]}: {v:.2f} us")
 
 
+def per_backend(rows):
+    # latency/<backend>/<op>/<type>/<n> of the CPU benchmark: one table per op.
+    table = defaultdict(dict)  # (op, type) -> n -> {backend: us}
+    for name, us in rows.items():
+        p = name.split("/")
+        if p[0] == "latency" and len(p) == 5 and p[1] != "floor":
+            table[(p[2], p[3])].setdefault(int(p[4]), {})[p[1]] = us
+    for (op, ty), by_n in sorted(table.items()):
+        names = sorted({b for r in by_n.values() for b in r})
+        print(f"\n## latency of {op} {ty}, median call (us)\n")
+        print("| n | " + " | ".join(names) + " |")
+        print("|---|" + "---|" * len(names))
+        for n in sorted(by_n):
+            print(f"| {log2(n)} | " + " | ".join(f"{by_n[n][b]:.2f}" if b in by_n[n] else "-" for b in names) + " |")
+
+
 def automatic(rows):
     # grid/<backend>/<op>/<type>/<n>[/<where>]: the interleaved automatic/ rows.
     table = defaultdict(dict)  # (op, type, where) -> n -> {backend: us}
@@ -181,6 +197,7 @@ def main():
     gpu_vs_cub(rows)
     stream_rows(rows)
     floors(rows)
+    per_backend(rows)
     automatic(rows)
     if a.plot:
         plot(rows, a.plot)

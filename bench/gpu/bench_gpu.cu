@@ -424,13 +424,7 @@ void register_multigpu() {
     const auto host_data = [] {
         if (host.empty()) {
             host.resize(mgpu::n);
-            std::uint64_t x = 0x2545f4914f6cdd1dull;
-            for (float& v : host) {
-                x ^= x << 13;
-                x ^= x >> 7;
-                x ^= x << 17;
-                v = static_cast<float>((x >> 11) * 0x1.0p-53 * 2.0 - 1.0);
-            }
+            preduce::bench_gpu::fill_host(host.data(), host.size(), 0x2545f4914f6cdd1dull);
         }
         return host.data();
     };

@@ -73,4 +73,14 @@ template const float* window<float>(std::size_t, std::size_t, int);
 template const double* window<double>(std::size_t, std::size_t, int);
 template const std::int32_t* window<std::int32_t>(std::size_t, std::size_t, int);
 
+void fill_host(float* p, std::size_t n, std::uint64_t seed) {
+    std::uint64_t x = seed;
+    for (std::size_t i = 0; i < n; ++i) {
+        x ^= x << 13;
+        x ^= x >> 7;
+        x ^= x << 17;
+        p[i] = static_cast<float>((x >> 11) * 0x1.0p-53 * 2.0 - 1.0);
+    }
+}
+
 } // namespace preduce::bench_gpu

@@ -2,6 +2,7 @@
 // Device inputs for the GPU benchmark: one random pool per element type (never zeros),
 // large enough that rotating the start offset defeats the 60 MB L2 of an H200.
 #include <cstddef>
+#include <cstdint>
 
 namespace preduce::bench_gpu {
 
@@ -14,5 +15,9 @@ const T* window(std::size_t n, std::size_t iteration, int slot = 0);
 
 // Releases every pool (between type families, to keep device memory for the next).
 void release_pools();
+
+// p[0, n) of host memory (pageable, pinned or managed) filled on the host with floats in
+// [-1, 1) from a xorshift sequence started at seed.
+void fill_host(float* p, std::size_t n, std::uint64_t seed);
 
 } // namespace preduce::bench_gpu

@@ -81,13 +81,7 @@ const float* input(where w, std::size_t n, std::size_t iteration, int slot = 0) 
         a->w = w;
         if (w == where::pinned) check(cudaMallocHost(&a->p, n * sizeof(float)), "cudaMallocHost");
         else check(cudaMallocManaged(&a->p, n * sizeof(float)), "cudaMallocManaged");
-        std::uint64_t x = 0x9e3779b97f4a7c15ull + static_cast<std::uint64_t>(slot);
-        for (std::size_t i = 0; i < n; ++i) {
-            x ^= x << 13;
-            x ^= x >> 7;
-            x ^= x << 17;
-            a->p[i] = static_cast<float>((x >> 11) * 0x1.0p-53 * 2.0 - 1.0);
-        }
+        fill_host(a->p, n, 0x9e3779b97f4a7c15ull + static_cast<std::uint64_t>(slot));
     }
     return a->p;
 }
@@ -288,13 +282,7 @@ void register_automatic_grid() {
     const auto host_data = [] {
         if (host.empty()) {
             host.resize(host_floats);
-            std::uint64_t x = 0x2545f4914f6cdd1dull;
-            for (float& v : host) {
-                x ^= x << 13;
-                x ^= x >> 7;
-                x ^= x << 17;
-                v = static_cast<float>((x >> 11) * 0x1.0p-53 * 2.0 - 1.0);
-            }
+            fill_host(host.data(), host.size(), 0x2545f4914f6cdd1dull);
         }
         return host.data();
     };

@@ -5,12 +5,12 @@
 # temporary directory). Fails on any finding: a crash, a sanitizer report, a timeout,
 # running out of memory, or a disagreement between backends (the body aborts).
 #   scripts/ci/fuzz.sh [build-dir]     (default build-fuzz)
-#   FUZZ_SECONDS=60 CLI_FUZZ_SECONDS=20  time per fuzzer (reduce / each CLI reader)
+#   FUZZ_SECONDS=40 CLI_FUZZ_SECONDS=15  time per fuzzer (reduce / each CLI reader)
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 build=${1:-build-fuzz}
-reduce_seconds=${FUZZ_SECONDS:-60}
-cli_seconds=${CLI_FUZZ_SECONDS:-20}
+reduce_seconds=${FUZZ_SECONDS:-40}
+cli_seconds=${CLI_FUZZ_SECONDS:-15}
 
 start=$(date +%s)
 # Tools on only for the CLI's readers (preduce_cli_readers, which fuzz/ fuzzes); only the

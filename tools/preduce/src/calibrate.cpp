@@ -77,17 +77,21 @@ struct measured_residency {
     std::vector<preduce::calibration_rule> rules;
 };
 
-// The fastest backend at each size, except that the backend of the rule before stays while
-// it is within 5% of the fastest (timer noise at the smallest sizes would otherwise make
-// rules of nothing); a crossover between two measured sizes is placed at their geometric
-// mean, in bytes.
+// The fastest backend at each size, with two margins against timer noise, which at the
+// smallest sizes is as large as the differences: the default backend (automatic.hpp: openmp
+// where it runs) keeps a size unless another is 10% faster there, and the backend of the
+// rule before keeps it while within 5% of the fastest. A crossover between two measured
+// sizes is placed at their geometric mean, in bytes.
 std::vector<preduce::calibration_rule> rules_of(const measured_residency& m) {
+    const preduce::backend fallback =
+        m.seconds.count(preduce::backend::openmp) ? preduce::backend::openmp : preduce::backend::seq;
     std::vector<preduce::calibration_rule> rules;
     for (std::size_t i = 0; i < m.sizes.size(); ++i) {
         preduce::backend best{};
         double t = std::numeric_limits<double>::infinity();
         for (const auto& [b, s] : m.seconds)
             if (s[i] < t) t = s[i], best = b;
+        if (m.seconds.count(fallback) && m.seconds.at(fallback)[i] <= 1.10 * t) best = fallback, t = m.seconds.at(fallback)[i];
         if (!rules.empty() && m.seconds.at(rules.back().chosen)[i] <= 1.05 * t) continue;
         if (!rules.empty()) {
             const double lo = static_cast<double>(m.sizes[i - 1] * sizeof(float));
