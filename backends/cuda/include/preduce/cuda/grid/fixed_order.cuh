@@ -307,8 +307,7 @@ void enqueue_reduce(const R& r, source_t<R> src, std::size_t n, typename R::resu
     const std::size_t m = det::block_count(n);
     const bool one_launch = m <= last_group<V>;
     const std::size_t bytes = (m + (one_launch ? 0 : tree_scratch<V>(m))) * sizeof(V);
-    device_buffer pooled;
-    const counted_workspace ws = counted_workspace_for(bytes, stream, nullptr, pooled, one_launch);
+    const counted_workspace ws = counted_workspace_for(bytes, stream, nullptr, one_launch);
     V* values = static_cast<V*>(ws.values);
     if (!one_launch) {
         enqueue_blocks<P>(r, src, n, 0, values, stream, grid);
