@@ -41,14 +41,9 @@
 
 namespace {
 
+using preduce::bench_gpu::check;
 using preduce::bench_gpu::window;
 
-void check(cudaError_t e, const char* what) {
-    if (e != cudaSuccess) {
-        std::fprintf(stderr, "bench_gpu: %s: %s\n", what, cudaGetErrorString(e));
-        std::exit(1);
-    }
-}
 
 // Times `enqueue(data)` with CUDA events, one call per iteration. `inputs` arrays of n
 // elements are read per call (2 for a dot product): the bytes that GB/s counts.

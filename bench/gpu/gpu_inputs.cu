@@ -40,11 +40,6 @@ std::map<std::pair<std::type_index, int>, pool>& pools() {
     return m;
 }
 
-void die(cudaError_t e, const char* what) {
-    if (e == cudaSuccess) return;
-    std::fprintf(stderr, "bench_gpu: %s: %s\n", what, cudaGetErrorString(e));
-    std::exit(1);
-}
 } // namespace
 
 template <class T>
@@ -52,11 +47,11 @@ const T* window(std::size_t n, std::size_t iteration, int slot) {
     pool& p = pools()[{std::type_index(typeid(T)), slot}];
     const std::size_t need = n * sizeof(T);
     if (p.bytes < need || p.bytes < min_pool_bytes) {
-        if (p.base != nullptr) die(cudaFree(p.base), "cudaFree");
+        if (p.base != nullptr) check(cudaFree(p.base), "cudaFree");
         p.bytes = need > min_pool_bytes ? need : min_pool_bytes;
-        die(cudaMalloc(&p.base, p.bytes), "cudaMalloc pool");
+        check(cudaMalloc(&p.base, p.bytes), "cudaMalloc pool");
         fill<T><<<1024, 256>>>(static_cast<T*>(p.base), p.bytes / sizeof(T), 0x5eed + (std::uint64_t{1} << 40) * slot);
-        die(cudaDeviceSynchronize(), "fill");
+        check(cudaDeviceSynchronize(), "fill");
     }
     const std::size_t stride = (need + 255) / 256 * 256;  // keep every window 256-byte aligned
     const std::size_t windows = stride == 0 ? 1 : (p.bytes - need) / stride + 1;
@@ -81,6 +76,12 @@ void fill_host(float* p, std::size_t n, std::uint64_t seed) {
         x ^= x << 17;
         p[i] = static_cast<float>((x >> 11) * 0x1.0p-53 * 2.0 - 1.0);
     }
+}
+
+void check(cudaError_t e, const char* what) {
+    if (e == cudaSuccess) return;
+    std::fprintf(stderr, "bench_gpu: %s: %s\n", what, cudaGetErrorString(e));
+    std::exit(1);
 }
 
 } // namespace preduce::bench_gpu

@@ -1,6 +1,8 @@
 #pragma once
 // Device inputs for the GPU benchmark: one random pool per element type (never zeros),
 // large enough that rotating the start offset defeats the 60 MB L2 of an H200.
+#include <cuda_runtime_api.h>
+
 #include <cstddef>
 #include <cstdint>
 
@@ -15,6 +17,9 @@ const T* window(std::size_t n, std::size_t iteration, int slot = 0);
 
 // Releases every pool (between type families, to keep device memory for the next).
 void release_pools();
+
+// Ends the benchmark with "bench_gpu: what: CUDA's message" when e is an error.
+void check(cudaError_t e, const char* what);
 
 // p[0, n) of host memory (pageable, pinned or managed) filled on the host with floats in
 // [-1, 1) from a xorshift sequence started at seed.

@@ -41,12 +41,6 @@ namespace preduce::bench_gpu {
 
 namespace {
 
-void check(cudaError_t e, const char* what) {
-    if (e != cudaSuccess) {
-        std::fprintf(stderr, "bench_gpu latency: %s: %s\n", what, cudaGetErrorString(e));
-        std::exit(1);
-    }
-}
 
 enum class where { device, pinned, managed, pageable };
 const char* where_name(where w) {
@@ -258,8 +252,8 @@ void register_floors() {
 }
 
 // backend::automatic beside every backend this machine runs, through the front end, on
-// pageable host data and on device data: the table of issue 16's part 3 (automatic within
-// 10% of the best backend at every point, never the slowest). One row per point,
+// pageable host data and on device data, to show whether automatic comes within 10% of
+// the best backend at every point and is never the slowest. One row per point,
 // automatic/<op>/float32/<n>/<where>, timing every candidate in turn (time_interleaved), so
 // the comparison is not at the mercy of the host's drift between rows. Pageable data: one
 // host array, rotated through so each call reads memory the last calls did not.

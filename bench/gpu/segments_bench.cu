@@ -33,16 +33,12 @@
 #include "preduce/cuda/reduce.cuh"
 #include "preduce/detail/segments.hpp"
 #include "preduce/ops.hpp"
+#include "gpu_inputs.cuh"
 #include "segments_bench.cuh"
 
 namespace {
 
-void ok(cudaError_t e, const char* what) {
-    if (e != cudaSuccess) {
-        std::fprintf(stderr, "segments bench: %s: %s\n", what, cudaGetErrorString(e));
-        std::exit(1);
-    }
-}
+using preduce::bench_gpu::check;
 
 constexpr std::size_t n = std::size_t{1} << 28;
 
@@ -67,7 +63,7 @@ __global__ void probe(const uint4* __restrict__ p, std::size_t vectors, unsigned
 
 struct device_array {
     void* p = nullptr;
-    explicit device_array(std::size_t bytes) { ok(cudaMalloc(&p, bytes), "cudaMalloc"); }
+    explicit device_array(std::size_t bytes) { check(cudaMalloc(&p, bytes), "cudaMalloc"); }
     ~device_array() { cudaFree(p); }
     template <class T>
     T* as() const { return static_cast<T*>(p); }
@@ -78,7 +74,7 @@ float* data() {
     static bool filled = false;
     if (!filled) {
         fill<<<4096, 256>>>(a.as<float>(), n);
-        ok(cudaDeviceSynchronize(), "fill");
+        check(cudaDeviceSynchronize(), "fill");
         filled = true;
     }
     return a.as<float>();
@@ -97,17 +93,17 @@ const std::uint64_t* offsets(std::size_t k, std::size_t& m) {
     }
     m = o.size() - 1;
     keep.push_back(std::make_unique<device_array>(o.size() * sizeof(std::uint64_t)));
-    ok(cudaMemcpy(keep.back()->p, o.data(), o.size() * sizeof(std::uint64_t), cudaMemcpyHostToDevice), "offsets");
+    check(cudaMemcpy(keep.back()->p, o.data(), o.size() * sizeof(std::uint64_t), cudaMemcpyHostToDevice), "offsets");
     return keep.back()->as<std::uint64_t>();
 }
 
 void time_calls(benchmark::State& st, std::size_t bytes, const std::function<void()>& call) {
     call();  // warm-up: pools, workspaces
-    ok(cudaDeviceSynchronize(), "warm-up");
+    check(cudaDeviceSynchronize(), "warm-up");
     for (auto _ : st) {
         const auto t0 = std::chrono::steady_clock::now();
         call();
-        ok(cudaStreamSynchronize(cudaStreamPerThread), "sync");
+        check(cudaStreamSynchronize(cudaStreamPerThread), "sync");
         st.SetIterationTime(std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count());
     }
     st.SetBytesProcessed(static_cast<std::int64_t>(st.iterations() * bytes));
@@ -147,7 +143,7 @@ void register_segment_rows(const std::string& label, std::size_t k) {
     void* t = cub_temp(temp);
     row("segments/cub/sum" + tail, n * sizeof(float), [=] {
         std::size_t bytes = temp;
-        ok(cub::DeviceSegmentedReduce::Sum(t, bytes, data(), out, static_cast<std::int64_t>(m), off, off + 1, s), "cub Sum");
+        check(cub::DeviceSegmentedReduce::Sum(t, bytes, data(), out, static_cast<std::int64_t>(m), off, off + 1, s), "cub Sum");
     });
     if (k == 1 || k == 4) return;  // argmin rows from 2^5 up
     auto* am = outputs<preduce::arg_result<float>>(m);
@@ -161,7 +157,7 @@ void register_segment_rows(const std::string& label, std::size_t k) {
     void* t2 = cub_temp(temp2);
     row("segments/cub/argmin" + tail, n * sizeof(float), [=] {
         std::size_t bytes = temp2;
-        ok(cub::DeviceSegmentedReduce::ArgMin(t2, bytes, data(), cam, static_cast<std::int64_t>(m), off, off + 1, s),
+        check(cub::DeviceSegmentedReduce::ArgMin(t2, bytes, data(), cam, static_cast<std::int64_t>(m), off, off + 1, s),
            "cub ArgMin");
     });
 }
@@ -180,7 +176,7 @@ const std::int32_t* run_keys(std::size_t run) {
         ++key;
     }
     keep.push_back(std::make_unique<device_array>(pairs * sizeof(std::int32_t)));
-    ok(cudaMemcpy(keep.back()->p, k.data(), pairs * sizeof(std::int32_t), cudaMemcpyHostToDevice), "keys");
+    check(cudaMemcpy(keep.back()->p, k.data(), pairs * sizeof(std::int32_t), cudaMemcpyHostToDevice), "keys");
     return keep.back()->as<std::int32_t>();
 }
 

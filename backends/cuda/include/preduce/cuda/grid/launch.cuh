@@ -158,9 +158,11 @@ inline counted_workspace cached_workspace(std::size_t bytes, cudaStream_t stream
         if (slot->ptr != nullptr) check(cudaFree(slot->ptr), "cudaFree (workspace)");
         *slot = entry{};
         const std::size_t size = bytes < (std::size_t{64} << 10) ? (std::size_t{64} << 10) : bytes;
-        check(cudaMalloc(&slot->ptr, size), "cudaMalloc (workspace)");
+        check(cudaMalloc(&slot->ptr, size), "cudaMalloc (workspace)");  // unmatched until its counter is zeroed
         check(cudaMemsetAsync(slot->ptr, 0, counter_bytes, stream), "cudaMemsetAsync (workspace counter)");
-        *slot = entry{device, key, slot->ptr, size, 0};
+        slot->device = device;
+        slot->key = key;
+        slot->size = size;
     }
     slot->used = ++c.calls;
     return split_workspace(slot->ptr);
@@ -184,6 +186,13 @@ std::size_t workspace_bytes(std::size_t n) {
            static_cast<std::size_t>(grid_for<tuning::block_threads, R>(n)) * sizeof(typename R::accumulator_type);
 }
 
+// Elements one block reduces alone: fewer when the input is read over the host link (remote).
+template <class R>
+std::size_t single_block_max(bool remote) {
+    if (!remote) return tuning::single_block_max_elements;
+    return tuning::single_block_max_remote_bytes / sizeof(typename R::value_type);  // a zip's value: both arrays
+}
+
 // The whole reduction of device-accessible data into *d_result, enqueued on `stream`: one
 // launch. d_result may be any memory the GPU can write, pinned host memory included.
 // The workspace is the caller's when given (at least workspace_bytes<R>(n) bytes), else
@@ -191,12 +200,6 @@ std::size_t workspace_bytes(std::size_t n) {
 // Finish = false leaves the accumulator instead of the result, and base is the global
 // index of data[0] (both for one part of a multi-GPU reduction, which keeps two launches).
 // remote: data is read over the host link (pinned host memory), see single_block_max.
-// Elements one block reduces alone: fewer when the input is read over the host link (remote).
-template <class R>
-std::size_t single_block_max(bool remote) {
-    if (!remote) return tuning::single_block_max_elements;
-    return tuning::single_block_max_remote_bytes / sizeof(typename R::value_type);  // a zip's value: both arrays
-}
 
 template <class R, bool Finish = true>
 void enqueue_reduce(const R& r, source_t<R> data, std::size_t n, output_t<R, Finish>* d_result,
