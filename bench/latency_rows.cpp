@@ -2,7 +2,8 @@
 // preduce::reduce(b, span, op), on the host clock, median of up to 200 calls
 // (median_timer.hpp), at n = 2^0, 2^2, ... up to the largest size of the run (--sizes MAX),
 // beside latency/std_accumulate/sum/f32/<n>; and automatic/<op>/f32/<n>, backend::automatic
-// against every backend (register_automatic_rows). Inputs rotate through the float buffer as the
+// against every backend (register_automatic_rows); and precision/<backend>/<op>/<type>/<n>, the
+// three precisions side by side (register_precision_rows). Inputs rotate through the float buffer as the
 // throughput rows' do, so they come from memory, not from a cache warmed by the last call.
 #include <exception>
 #include <functional>
@@ -101,6 +102,53 @@ void register_automatic_rows(std::span<const preduce::backend> available) {
                 ->Unit(benchmark::kMicrosecond);
         }
     }
+}
+
+// precision/<backend>/<op>/<type>/<n>: the price of determinism. precision::fast,
+// deterministic and compensated of sum, sumsq and dot, timed in turn in one row
+// (time_interleaved: counters fast_us, deterministic_us, compensated_us), at the largest size
+// of the run (--sizes MAX, 2^26 by default), float and double.
+template <class T>
+void register_precision_type(std::span<const preduce::backend> backends) {
+    using call_t = std::function<void(std::size_t)>;
+    const std::size_t n = current().max_n();
+    for (const preduce::backend b : backends)
+        for (const char* op : {"sum", "sumsq", "dot"}) {
+            const std::string_view o(op);
+            const std::size_t inputs = o == "dot" ? 2 : 1;
+            const std::string name = row_name({"precision", preduce::name(b), op, type_tag<T>()}, n);
+            benchmark::RegisterBenchmark(name.c_str(), [=](benchmark::State& st) {
+                auto x = std::make_shared<windows<T>>(n);
+                auto y = std::make_shared<windows<T>>(n);
+                y->next();  // the second input: always another window than the first
+                std::vector<candidate<call_t>> c;
+                for (preduce::precision p :
+                     {preduce::precision::fast, preduce::precision::deterministic, preduce::precision::compensated})
+                    c.push_back({std::string(preduce::name(p)), [=](std::size_t) {
+                                     const preduce::options opt{.precision = p};
+                                     const std::span<const T> a(x->next(), n);
+                                     if (o == "sum") benchmark::DoNotOptimize(preduce::reduce(b, a, preduce::sum, opt));
+                                     else if (o == "sumsq")
+                                         benchmark::DoNotOptimize(preduce::reduce(b, a, preduce::sumsq, opt));
+                                     else
+                                         benchmark::DoNotOptimize(preduce::reduce(
+                                             b, a, std::span<const T>(y->next(), n), preduce::dot, opt));
+                                 }});
+                try {
+                    time_interleaved(st, n * sizeof(T) * inputs, c);
+                } catch (const std::exception& ex) {
+                    st.SkipWithError(ex.what());
+                }
+            })
+                ->UseManualTime()
+                ->Iterations(calls_within(3.0 * seconds_per_call(n * sizeof(T) * inputs / sizeof(float)), 4.0))
+                ->Unit(benchmark::kMicrosecond);
+        }
+}
+
+void register_precision_rows(std::span<const preduce::backend> backends) {
+    register_precision_type<float>(backends);
+    register_precision_type<double>(backends);
 }
 
 } // namespace preduce_bench

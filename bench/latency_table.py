@@ -11,7 +11,10 @@ Sections, each printed when the run has its rows:
   - reduce_async + synchronize vs CUB on the same kind of stream (GPU);
   - the floors (an empty kernel + synchronize, a 4-byte copy back);
   - backend::automatic against every backend (both benchmarks): per op, residency and n,
-    the best backend, auto / best, and whether auto is the slowest.
+    the best backend, auto / best, and whether auto is the slowest;
+  - the price of determinism (precision/... rows, both benchmarks): per op, type and n,
+    fast time / deterministic time and fast time / compensated time, against the goal of
+    issue 16 (>= 0.95 and >= 0.92).
 """
 import argparse
 import json
@@ -28,11 +31,13 @@ def load(path):
     rows, from_aggregate = {}, set()
     for b in data["benchmarks"]:
         name = b.get("run_name", b["name"]).split("/iterations:")[0].replace("/manual_time", "")
-        if name.startswith("automatic/") and (b.get("run_type") != "aggregate" or b.get("aggregate_name") == "median"):
+        interleaved = {"automatic": "grid", "precision": "precision"}
+        kind = name.split("/", 1)[0]
+        if kind in interleaved and (b.get("run_type") != "aggregate" or b.get("aggregate_name") == "median"):
             rest = name.split("/", 1)[1]
             for key, value in b.items():
                 if key.endswith("_us") and key != "median_us":
-                    rows["grid/" + key[:-3] + "/" + rest] = value
+                    rows[interleaved[kind] + "/" + key[:-3] + "/" + rest] = value
             continue
         if not name.startswith("latency/") or "median_us" not in b:
             continue
@@ -154,6 +159,37 @@ def automatic(rows):
     print(f"\nworst auto / best over the grid: {worst:.2f}")
 
 
+def precision(rows):
+    # precision/<precision>/[<backend>/]<op>/<type>/<n> -> (backend, op, type, n) -> {precision: us}
+    table = defaultdict(dict)
+    for name, us in rows.items():
+        p = name.split("/")
+        if p[0] != "precision":
+            continue
+        who = p[2] if len(p) == 6 else "cuda"
+        op, typ, n = p[-3], p[-2], int(p[-1])
+        table[(who, op, typ, n)][p[1]] = us
+    if not table:
+        return
+    print("\n## The price of determinism: fast time / deterministic time, fast time / compensated time\n")
+    print("Goal (issue 16): deterministic >= 0.95, compensated >= 0.92.\n")
+    print("| backend | op | type | n | fast us | det us | fast/det | comp us | fast/comp |")
+    print("| --- | --- | --- | --- | --- | --- | --- | --- | --- |")
+    misses = 0
+    for key in sorted(table):
+        t = table[key]
+        if not all(k in t for k in ("fast", "deterministic", "compensated")):
+            continue
+        d, c = t["fast"] / t["deterministic"], t["fast"] / t["compensated"]
+        flag_d = "" if d >= 0.95 else " (miss)"
+        flag_c = "" if c >= 0.92 else " (miss)"
+        misses += (d < 0.95) + (c < 0.92)
+        who, op, typ, n = key
+        print(f"| {who} | {op} | {typ} | {log2(n)} | {t['fast']:.1f} | {t['deterministic']:.1f} | {d:.3f}{flag_d} | "
+              f"{t['compensated']:.1f} | {c:.3f}{flag_c} |")
+    print(f"\n{misses} ratios miss the goal.")
+
+
 def plot(rows, out):
     import matplotlib
 
@@ -193,12 +229,13 @@ def main():
     a = ap.parse_args()
     rows = load(a.run)
     if not rows:
-        raise SystemExit(f"{a.run}: no latency rows (latency/... with a median_us counter, or automatic/...)")
+        raise SystemExit(f"{a.run}: no latency rows (latency/... with a median_us counter, automatic/... or precision/...)")
     gpu_vs_cub(rows)
     stream_rows(rows)
     floors(rows)
     per_backend(rows)
     automatic(rows)
+    precision(rows)
     if a.plot:
         plot(rows, a.plot)
 

@@ -106,6 +106,7 @@ int main(int argc, char** argv) {
     register_type<std::int32_t>(c, backends);
     register_latency_rows(backends);
     register_automatic_rows(backends);
+    register_precision_rows(backends);
 
     benchmark::RunSpecifiedBenchmarks();
     benchmark::Shutdown();

@@ -49,6 +49,7 @@ void register_anchor_rows(std::size_t n);
 // against every backend, interleaved (latency_rows.cpp).
 void register_latency_rows(std::span<const preduce::backend> backends);
 void register_automatic_rows(std::span<const preduce::backend> backends);
+void register_precision_rows(std::span<const preduce::backend> backends);
 
 // Many results per call (float32): row sums of batches and column sums (segment_rows.cpp).
 void register_segment_rows(std::size_t n, std::span<const preduce::backend> backends);

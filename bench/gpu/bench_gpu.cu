@@ -481,6 +481,7 @@ int main(int argc, char** argv) {
     register_multigpu();
     register_segments();
     preduce::bench_gpu::register_latency();
+    preduce::bench_gpu::register_precision();
     benchmark::Initialize(&argc, argv);
     benchmark::RunSpecifiedBenchmarks();
     benchmark::Shutdown();

@@ -11,6 +11,8 @@
 //   latency/floor/...                          an empty kernel + synchronize; a 4-byte copy back
 //   automatic/<op>/float32/<n>/pageable|device   every backend and auto, interleaved
 //                                              (counters <backend>_us; register_automatic_grid)
+//   precision/<op>/<type>/<n>                  fast, deterministic and compensated, interleaved
+//                                              (counters <precision>_us; register_precision)
 // <where>: device (cudaMalloc, a rotating window of a large pool, so small inputs come from
 // DRAM, not L2), pinned (cudaMallocHost) or managed (cudaMallocManaged, resident on the GPU
 // after the first call). sum_det is precision::deterministic, timed against CUB's plain sum.
@@ -27,6 +29,7 @@
 #include <map>
 #include <memory>
 #include <string>
+#include <string_view>
 #include <thrust/iterator/counting_iterator.h>
 #include <tuple>
 #include <vector>
@@ -311,7 +314,51 @@ void register_automatic_grid() {
         }
 }
 
+// The price of determinism: precision::fast, deterministic and compensated of one op,
+// through the front end on device data, timed in turn in one row (time_interleaved:
+// counters fast_us, deterministic_us, compensated_us), precision/<op>/<type>/<n>.
+template <class T>
+void register_precision_grid() {
+    using call_t = std::function<void(std::size_t)>;
+    constexpr preduce::precision kinds[] = {preduce::precision::fast, preduce::precision::deterministic,
+                                            preduce::precision::compensated};
+    const int top = sizeof(T) == 4 ? 30 : 28;
+    for (const char* o : {"sum", "sumsq", "dot"})
+        for (int e = 20; e <= top; e += 2) {
+            const std::size_t n = std::size_t{1} << e;
+            const std::string_view op(o);
+            const std::size_t inputs = op == "dot" ? 2 : 1;
+            if (inputs == 2 && e > 28) continue;
+            const std::string name = std::string("precision/") + o + "/" + preduce::detail::type_name<T>() + "/" +
+                                     std::to_string(n);
+            benchmark::RegisterBenchmark(name.c_str(), [=](benchmark::State& st) {
+                std::vector<preduce_bench::candidate<call_t>> c;
+                for (preduce::precision p : kinds)
+                    c.push_back({std::string(preduce::name(p)), [=](std::size_t it) {
+                                     const preduce::options opt{.precision = p};
+                                     const T* x = window<T>(n, it);
+                                     constexpr auto cuda = preduce::backend::cuda;
+                                     if (op == "sum") benchmark::DoNotOptimize(preduce::reduce(cuda, x, n, preduce::sum, opt));
+                                     else if (op == "sumsq")
+                                         benchmark::DoNotOptimize(preduce::reduce(cuda, x, n, preduce::sumsq, opt));
+                                     else
+                                         benchmark::DoNotOptimize(
+                                             preduce::reduce(cuda, x, window<T>(n, it, 1), n, preduce::dot, opt));
+                                 }});
+                preduce_bench::time_interleaved(st, n * sizeof(T) * inputs, c);
+            })
+                ->UseManualTime()
+                ->Iterations(preduce_bench::calls_within(3 * seconds_per_call(n * sizeof(T) * inputs, where::device), 1.0))
+                ->Unit(benchmark::kMicrosecond);
+        }
+}
+
 } // namespace
+
+void register_precision() {
+    register_precision_grid<float>();
+    register_precision_grid<double>();
+}
 
 void register_latency() {
     register_floors();

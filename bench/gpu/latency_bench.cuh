@@ -4,6 +4,8 @@
 namespace preduce::bench_gpu {
 
 void register_latency();
+// precision/<op>/<type>/<n>: fast, deterministic and compensated side by side, n >= 2^20.
+void register_precision();
 void release_latency_inputs();
 
 } // namespace preduce::bench_gpu

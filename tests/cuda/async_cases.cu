@@ -99,7 +99,8 @@ struct user_stream {
 
 // precision::deterministic and compensated: the bits of the host reference order
 // (preduce::detail::det::reduce_serial) on device and pageable memory, through the public
-// entry, the compiled library, and the in-place path under grids of 1, 7, 132 and 1000 blocks.
+// entry, the compiled library, and the in-place path under grids of 1, 7, 132 and 1000 blocks
+// in both forms of its block pass.
 template <class T>
 T fixed_value(std::size_t i) {
     // Mixed signs and magnitudes 2^-12..2^12: every order rounds differently.
@@ -130,11 +131,22 @@ void fixed_case(const R& r, preduce::source_t<R> host, preduce::source_t<R> devi
     if (n == 0) return;
     Result* d_out = nullptr;
     cudaMalloc(&d_out, sizeof(Result));
-    for (int grid : {1, 7, 132, 1000}) {
-        preduce::cuda::detail::fixed::enqueue_reduce<P>(r, device, n, d_out, cudaStreamPerThread, grid);
+    // Both forms of the block pass (one lane per thread, and the vector lanes where R's
+    // elements pack into vectors), whatever their size would choose.
+    for (int lanes : {1, 4})
+        for (int grid : {1, 7, 132, 1000}) {
+            preduce::cuda::detail::fixed::enqueue_reduce<P>(r, device, n, d_out, cudaStreamPerThread, grid, lanes);
+            cudaStreamSynchronize(cudaStreamPerThread);
+            INFO("grid " << grid << ", lanes " << lanes);
+            CHECK(same_bits<R>(to_host(d_out), want));
+        }
+    // An input one element off its vectors' alignment takes the one-lane form, same bits.
+    if (n > 1) {
+        const Result shifted = preduce::detail::det::reduce_serial<P>(r, host + 1, n - 1);
+        preduce::cuda::detail::fixed::enqueue_reduce<P>(r, device + 1, n - 1, d_out, cudaStreamPerThread, 132, 4);
         cudaStreamSynchronize(cudaStreamPerThread);
-        INFO("grid " << grid);
-        CHECK(same_bits<R>(to_host(d_out), want));
+        INFO("one element off alignment");
+        CHECK(same_bits<R>(to_host(d_out), shifted));
     }
     cudaFree(d_out);
 }
@@ -340,8 +352,10 @@ TEMPLATE_TEST_CASE("precision::deterministic and compensated: the host reference
                    "pageable memory, through the compiled library and under every grid",
                    "[fixed]", float, double) {
     using T = TestType;
-    // The last one has 8195 block values: more than one group of the block tree's first
-    // launch for every value type (8192 floats, 4096 doubles or float pairs, 2048 double pairs).
+    // The last one has 8195 block values: 65 groups of the in-launch block tree (128 values
+    // each, the last one short), and more than one group of fixed_tree's launches, which the
+    // pageable path's staging uses, for every value type (8192 floats, 4096 doubles or float
+    // pairs, 2048 double pairs).
     const std::size_t fixed_sizes[] = {0,    1,    31,    32,     33,      4095,          4096,    4097,
                                        8191, 8193, 100003, 1 << 20, (1 << 22) + 5, 3000017, (1 << 25) + 3 * 4096 + 7};
     for (std::size_t n : fixed_sizes) {

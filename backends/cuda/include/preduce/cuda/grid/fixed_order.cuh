@@ -2,21 +2,29 @@
 // precision::deterministic and precision::compensated on the GPU: the fixed order of
 // preduce/detail/fixed_order/order.hpp, bit for bit.
 //
-//  - fixed_blocks: one warp per 4096-element block, grid-stride over blocks. Lane j adds
-//    lift(x[b*4096 + j + 32k]) for k = 0, 1, ... in increasing k (coalesced loads, 16 in
-//    flight per lane), then the shuffle-down tree w = 16..1 (own value on the left). Lane
-//    0 stores the block value v[b]. What a warp computes depends on b alone, never on
-//    which warp or block of the grid runs it, so every grid gives the same v.
-//  - fixed_tree: the block tree over v. Its node i at level L covers the values
-//    [i*2^L, (i+1)*2^L) ∩ [0, m) (an odd last value moves to index m/2, which covers the
-//    same range), so each aligned group of 2^L values is a whole subtree whose order is
-//    the tree of that group alone. One CTA folds a group of tree_group<V> values in shared
-//    memory; launches repeat over the group values until one is left, which is finished.
-//  - When all of v fits in last_group<V> values (2^22 to 2^24 elements, by value size),
-//    the last CTA of fixed_blocks to finish folds the tree itself (kernels.cuh's
-//    completion counter): one launch for the whole reduction, the same tree, the same bits.
-//    With no more blocks than one wave of CTAs, fixed_blocks_staged gives each block a CTA
-//    that loads it whole before its warp adds: the same adds, one trip to memory.
+//  - fixed_blocks: the block values; CTAs take units of 8C blocks grid-stride, a warp C
+//    blocks of a unit. With C = 1 lane j of the warp adds lift(x[b*4096 + j + 32k]) for k = 0, 1, ... in
+//    increasing k (coalesced scalar loads, 16 in flight per lane). With C > 1 (16-byte
+//    vectors of C elements, aligned inputs with at least a wave of units) 32/C threads
+//    share a block and each owns C of its lanes: thread c loads the vector at
+//    b*4096 + 32k + c*C and adds its element q to lane c*C + q, the same adds in the same
+//    order with a quarter of the load instructions. Then the lane tree w = 16..1 (own value
+//    on the left), across threads by shuffles and inside a thread for w < C. What a warp
+//    computes depends on b alone, never on which warp or CTA of the grid runs it, so every
+//    grid gives the same v.
+//  - The block tree, in the same launch: v is cut into aligned groups of fold_group values,
+//    whole subtrees of the tree (node i at level L covers the values [i*2^L, (i+1)*2^L) ∩
+//    [0, m); an odd last value moves to index m/2, which covers the same range). When a
+//    CTA has stored its block values it counts them per group; the CTA that completes a
+//    group folds it in shared memory, and the CTA that folds the last group folds the
+//    group values. Which CTA folds never changes what is added. The counting waits for
+//    nothing while the CTA reads, so the block pass runs at the speed of the plain one.
+//  - fixed_tree: the block tree in launches of its own, one CTA per aligned group of
+//    tree_group<V> values in shared memory, for block values computed in parts (host
+//    staging, several GPUs).
+//  - With no more blocks than one wave of CTAs, fixed_blocks_staged gives each block a CTA
+//    that loads it whole before its warp adds (the same adds, one trip to memory), and the
+//    last CTA folds the tree in shared memory.
 //
 // The lane, lane-tree and block-tree arithmetic is det::add / det::merge / det::result
 // themselves, which add with __fadd_rn/__dadd_rn in device code: never contracted into an
@@ -27,8 +35,10 @@
 #include <array>
 #include <atomic>
 #include <cstddef>
+#include <cstdint>
 #include <cstdlib>
 #include <limits>
+#include <string>
 #include <type_traits>
 
 #include "preduce/cuda/runtime/check.hpp"
@@ -36,6 +46,7 @@
 #include "preduce/cuda/grid/kernels.cuh"
 #include "preduce/cuda/runtime/memory.hpp"
 #include "preduce/detail/fixed_order/order.hpp"
+#include "preduce/errors.hpp"
 #include "preduce/precision.hpp"
 #include "preduce/source.hpp"
 
@@ -121,43 +132,241 @@ __device__ __forceinline__ void finish_tree(const R& r, const det::value_t<P, ty
     if (threadIdx.x == 0) store_whole(d_result, r.finish(det::result<P, A>(s[0])));
 }
 
-// Block values of elements [0, n) of src (global indices base + i; base is a multiple of
-// det::block): v[b] for b < ceil(n / 4096). With a completion counter `done` (0 at launch;
-// m <= last_group<V>), the last CTA to finish folds the block tree of v and writes
-// finish(result(sum)) to *d_result.
+// Elements of src[i, i + C) as one aligned load per array: the C-lane form's vector.
+template <int C, class T>
+struct alignas(C * sizeof(T)) vector_run {
+    T e[C];
+};
+
+template <int C, class S, class T>
+__device__ __forceinline__ void load_run(S src, std::size_t i, T (&x)[C]) {
+    if constexpr (std::is_pointer_v<S>) {
+        const vector_run<C, T> v = *reinterpret_cast<const vector_run<C, T>*>(src + i);
+#pragma unroll
+        for (int q = 0; q < C; ++q) x[q] = v.e[q];
+    } else {  // a zip_source: a vector of each array
+        using F = std::remove_cv_t<std::remove_pointer_t<decltype(src.first)>>;
+        using G = std::remove_cv_t<std::remove_pointer_t<decltype(src.second)>>;
+        const vector_run<C, F> a = *reinterpret_cast<const vector_run<C, F>*>(src.first + i);
+        const vector_run<C, G> b = *reinterpret_cast<const vector_run<C, G>*>(src.second + i);
+#pragma unroll
+        for (int q = 0; q < C; ++q) x[q] = {a.e[q], b.e[q]};
+    }
+}
+
+// Lanes per thread of the vector form for R's source: C elements of at most 16 bytes in all,
+// one aligned load per array; 1 where the elements do not pack into such vectors.
+template <class T>
+constexpr int lanes_of_type() {
+    if constexpr (sizeof(T) != alignof(T) || (sizeof(T) & (sizeof(T) - 1)) != 0 || sizeof(T) > 8) return 1;
+    else return sizeof(T) <= 4 ? 4 : 2;
+}
+template <class R>
+constexpr int vector_lanes() {
+    using S = source_t<R>;
+    if constexpr (std::is_pointer_v<S>) {
+        return lanes_of_type<std::remove_cv_t<std::remove_pointer_t<S>>>();
+    } else {
+        using F = std::remove_cv_t<std::remove_pointer_t<decltype(S{}.first)>>;
+        using G = std::remove_cv_t<std::remove_pointer_t<decltype(S{}.second)>>;
+        return sizeof(F) == sizeof(G) ? lanes_of_type<F>() : 1;
+    }
+}
+
+template <int C, class T>
+bool run_aligned(const T* p) {
+    return reinterpret_cast<std::uintptr_t>(p) % (C * sizeof(T)) == 0;
+}
+template <int C, class S>
+bool runs_aligned(S src) {
+    if constexpr (std::is_pointer_v<S>) return run_aligned<C>(src);
+    else return run_aligned<C>(src.first) && run_aligned<C>(src.second);
+}
+
+// Vectors a thread of the C-lane form loads before it adds: 128 bytes of one array (16 scalar
+// loads in the one-lane form), half as many for two arrays or double lanes of float data,
+// which need twice the registers. Measured on an H200, 2^28 float sums: 8 vectors 0.98x of
+// CUB's time, 4 vectors 0.96x; compensated (double lanes) 4 vectors 0.97x, 8 vectors 0.93x.
+template <precision P, class R, int C>
+constexpr int runs_in_flight() {
+    using A = typename R::accumulator_type;
+    if constexpr (C == 1) return loads_in_flight;
+    else if constexpr (is_zip_source_v<source_t<R>> || !std::is_same_v<det::wide_t<P, A>, A>) return 4;
+    else return 8;
+}
+
+// The value of full block b by the 32 / C threads that share it: thread c adds lanes
+// c*C .. c*C + C - 1 (nothing when !live; it still takes part in the shuffles), then the
+// lane tree; thread c == 0 returns the block value.
+template <precision P, class R, int C>
+__device__ __forceinline__ det::value_t<P, typename R::accumulator_type> full_block(const R& r, source_t<R> src,
+                                                                                    std::size_t base, std::size_t b,
+                                                                                    unsigned c, bool live) {
+    using A = typename R::accumulator_type;
+    using V = det::value_t<P, A>;
+    constexpr int U = runs_in_flight<P, R, C>();
+    static_assert(det::block % (32 * U) == 0);
+    V acc[C];
+#pragma unroll
+    for (int q = 0; q < C; ++q) acc[q] = det::zero<P, A>(R::identity());
+    const std::size_t first = b * det::block + c * C;
+    // Rows k .. k + U - 1 of 32 elements at a time. Not unrolled further in the C-lane form:
+    // that took 48 registers instead of 31, and 5 CTAs per SM instead of 8.
+    const auto rows = [&](std::size_t k) {
+        typename R::value_type x[U][C];
+        const auto row = src + (first + k);  // one address, constant offsets from it
+#pragma unroll
+        for (int u = 0; u < U; ++u) load_run<C>(row, 32 * static_cast<std::size_t>(u), x[u]);
+#pragma unroll
+        for (int u = 0; u < U; ++u)
+#pragma unroll
+            for (int q = 0; q < C; ++q)
+                det::add<P, A>(acc[q], r.lift(x[u][q], base + first + k + 32 * static_cast<std::size_t>(u) + q));
+    };
+    if (live) {
+        if constexpr (C == 1) {
+            for (std::size_t k = 0; k < det::block; k += 32 * U) rows(k);
+        } else {
+#pragma unroll 1
+            for (std::size_t k = 0; k < det::block; k += 32 * U) rows(k);
+        }
+    }
+#pragma unroll
+    for (int w = 16; w >= C; w /= 2)  // lane j + w sits w / C threads on
+#pragma unroll
+        for (int q = 0; q < C; ++q) acc[q] = det::merge<P, A>(acc[q], shfl_down<P, A>(acc[q], w / C));
+#pragma unroll
+    for (int w = C / 2; w > 0; w /= 2)  // lane j + w in the same thread
+#pragma unroll
+        for (int q = 0; q < w; ++q) acc[q] = det::merge<P, A>(acc[q], acc[q + w]);
+    return acc[0];
+}
+
+// The value of the short last block b (n - b*4096 < 4096 elements), by a whole warp: lane j
+// skips the positions past n. Lane 0 returns it.
 template <precision P, class R>
+__device__ __forceinline__ det::value_t<P, typename R::accumulator_type> short_block(const R& r, source_t<R> src,
+                                                                                     std::size_t n, std::size_t base,
+                                                                                     std::size_t b) {
+    using A = typename R::accumulator_type;
+    det::value_t<P, A> acc = det::zero<P, A>(R::identity());
+    for (std::size_t i = b * det::block + threadIdx.x % 32; i < n; i += 32) det::add<P, A>(acc, r.lift(src[i], base + i));
+    return lane_tree<P, A>(acc);
+}
+
+// Values per group of fixed_blocks' in-launch block tree: 16 KiB (4096 floats, 2048
+// doubles, 1024 compensated pairs), so that a tree of up to that many blocks is one fold.
+template <class V>
+inline constexpr std::size_t fold_group = last_group<V>;
+
+// Folds group g of v (fold_group values each, the last one possibly short) in the CTA's
+// shared memory s, by every thread of the CTA, and stores its value over v[g * fold_group];
+// the CTA that folds the last of the groups (counters[0] counts them, and is set back to 0)
+// then folds the group values and writes finish(result(sum)) to *d_result. A single group
+// is the whole tree.
+template <precision P, class R>
+__device__ __forceinline__ void fold_group_of(const R& r, det::value_t<P, typename R::accumulator_type>* v,
+                                              std::size_t m, std::size_t g, unsigned* counters,
+                                              det::value_t<P, typename R::accumulator_type>* s,
+                                              typename R::result_type* d_result) {
+    using A = typename R::accumulator_type;
+    constexpr std::size_t G = fold_group<det::value_t<P, A>>;
+    __shared__ bool last;
+    const std::size_t groups = (m + G - 1) / G;
+    const std::size_t size = m - g * G < G ? m - g * G : G;
+    for (std::size_t i = threadIdx.x; i < size; i += block_threads) s[i] = load_from_l2(v + g * G + i);
+    tree_in_shared<P, A, block_threads, G>(s, size);
+    if (groups == 1) {
+        if (threadIdx.x == 0) store_whole(d_result, r.finish(det::result<P, A>(s[0])));
+        return;
+    }
+    if (threadIdx.x == 0) {
+        v[g * G] = s[0];  // the group's first value: read by no one else any more
+        __threadfence();
+        last = atomicAdd(counters, 1u) + 1 == groups;
+        if (last) counters[0] = 0;
+    }
+    __syncthreads();
+    if (!last) return;
+    __threadfence();
+    for (std::size_t i = threadIdx.x; i < groups; i += block_threads) s[i] = load_from_l2(v + i * G);
+    tree_in_shared<P, A, block_threads, G>(s, groups);
+    if (threadIdx.x == 0) store_whole(d_result, r.finish(det::result<P, A>(s[0])));
+}
+
+// Block values of elements [0, n) of src (global indices base + i; base is a multiple of
+// det::block): v[b] for b < ceil(n / 4096), C lanes per thread (see the top of this file).
+// Units of C blocks, the short last block a unit of its own in the C-lane form; CTA c takes
+// the c-th of gridDim.x even shares of the units, its warps a unit each in turn. With
+// counters (all 0 at launch; m at most in_launch_max<V>()), each CTA then counts the values it
+// stored per group of fold_group<V> (counters[1 + g]; the CTA that completes a group sets
+// it back to 0) and folds the groups it completes (fold_group_of): the whole reduction, into
+// *d_result, in one launch. A share spans one or two groups, so the folds at the end spread
+// over as many CTAs as there are groups.
+template <precision P, class R, int C>
 __global__ void __launch_bounds__(block_threads)
     fixed_blocks(R r, source_t<R> src, std::size_t n, std::size_t base,
                  det::value_t<P, typename R::accumulator_type>* __restrict__ v,
-                 typename R::result_type* __restrict__ d_result, unsigned* done) {
+                 typename R::result_type* __restrict__ d_result, unsigned* counters) {
     using A = typename R::accumulator_type;
     using V = det::value_t<P, A>;
+    constexpr unsigned per_block = 32 / C;  // threads that share a block
     const unsigned lane = threadIdx.x % 32;
-    const std::size_t m = (n + det::block - 1) / det::block;
-    const std::size_t warps = static_cast<std::size_t>(gridDim.x) * warps_per_cta;
-    for (std::size_t b = static_cast<std::size_t>(blockIdx.x) * warps_per_cta + threadIdx.x / 32; b < m; b += warps) {
-        V acc = det::zero<P, A>(R::identity());
-        const std::size_t first = b * det::block;
-        if (n - first >= det::block) {
-            for (std::size_t k = 0; k < det::block; k += 32 * loads_in_flight) {
-                A x[loads_in_flight];
-#pragma unroll
-                for (int u = 0; u < loads_in_flight; ++u) {
-                    const std::size_t i = first + k + lane + 32 * static_cast<std::size_t>(u);
-                    x[u] = r.lift(src[i], base + i);
-                }
-#pragma unroll
-                for (int u = 0; u < loads_in_flight; ++u) det::add<P, A>(acc, x[u]);
-            }
-        } else {  // the short last block: lane j skips the positions past n
-            for (std::size_t i = first + lane; i < n; i += 32) det::add<P, A>(acc, r.lift(src[i], base + i));
+    const unsigned sub = lane / per_block, c = lane % per_block;
+    const std::size_t m = det::block_count(n), full = n / det::block;
+    const std::size_t units = C == 1 ? m : (full + C - 1) / C + (full < m ? 1 : 0);
+    const std::size_t share = (units + gridDim.x - 1) / gridDim.x;
+    const std::size_t start = static_cast<std::size_t>(blockIdx.x) * share < units ? blockIdx.x * share : units;
+    const std::size_t end = start + share < units ? start + share : units;
+    bool stored = false;  // whether this thread stored a value
+    for (std::size_t u = start + threadIdx.x / 32; u < end; u += warps_per_cta) {
+        if (C > 1 && u * C >= full) {  // the C-lane form's short block
+            const auto value = short_block<P>(r, src, n, base, full);
+            if (lane == 0) v[full] = value;
+            stored = stored || lane == 0;
+            continue;
         }
-        acc = lane_tree<P, A>(acc);
-        if (lane == 0) v[b] = acc;
+        const std::size_t b = u * C + sub;
+        const bool live = C == 1 || b < full;
+        const auto value = C == 1 && b == full ? short_block<P>(r, src, n, base, b)
+                                               : full_block<P, R, C>(r, src, base, b, c, live);
+        if (c == 0 && live) v[b] = value;
+        stored = stored || (c == 0 && live);
     }
-    if (done == nullptr || !last_block_done(done)) return;
-    __shared__ V s[last_group<V>];
-    finish_tree<P, R, block_threads>(r, v, m, s, d_result);
+    if (counters == nullptr) return;
+
+    // This CTA's blocks are [b0, b1): count them per group, one group per thread at a time;
+    // list the groups it completes, then fold them.
+    constexpr std::size_t G = fold_group<V>;
+    __shared__ V s[G];
+    __shared__ unsigned done_count;
+    __shared__ std::size_t done[block_threads];
+    const std::size_t b0 = start * C < m ? start * C : m;
+    const std::size_t b1 = end * C < m ? end * C : m;
+    if (b0 >= b1) return;
+    if (stored) __threadfence();  // the stores of v are visible to every SM before they are counted
+    const std::size_t g0 = b0 / G, groups_here = (b1 - 1) / G - g0 + 1;
+    for (std::size_t k0 = 0; k0 < groups_here; k0 += block_threads) {
+        if (threadIdx.x == 0) done_count = 0;
+        __syncthreads();  // every store of the CTA (and the last round's folds) before the count
+        const std::size_t g = g0 + k0 + threadIdx.x;
+        if (k0 + threadIdx.x < groups_here) {
+            const std::size_t lo = b0 > g * G ? b0 : g * G, hi = b1 < (g + 1) * G ? b1 : (g + 1) * G;
+            const std::size_t stored = hi - lo;
+            const std::size_t size = m - g * G < G ? m - g * G : G;
+            if (atomicAdd(counters + 1 + g, static_cast<unsigned>(stored)) + stored == size) {
+                counters[1 + g] = 0;  // every value of the group is counted: free for the next launch
+                done[atomicAdd(&done_count, 1u)] = g;
+            }
+        }
+        __syncthreads();
+        const unsigned count = done_count;
+        if (count > 0) __threadfence();
+        for (unsigned j = 0; j < count; ++j) {
+            fold_group_of<P>(r, v, m, done[j], counters, s, d_result);
+            __syncthreads();  // s is free again
+        }
+    }
 }
 
 // The block values of few blocks (m at most one wave of this kernel's CTAs), one CTA per
@@ -187,7 +396,17 @@ __global__ void __launch_bounds__(block_threads)
     __syncthreads();
     if (threadIdx.x < 32) {
         V acc = det::zero<P, A>(R::identity());
-        for (std::size_t i = threadIdx.x; i < count; i += 32) det::add<P, A>(acc, stage[i]);
+        if (count == det::block) {  // 16 reads of shared memory in flight before the adds
+            for (std::size_t k = 0; k < det::block; k += 32 * loads_in_flight) {
+                A x[loads_in_flight];
+#pragma unroll
+                for (int u = 0; u < loads_in_flight; ++u) x[u] = stage[k + threadIdx.x + 32 * static_cast<std::size_t>(u)];
+#pragma unroll
+                for (int u = 0; u < loads_in_flight; ++u) det::add<P, A>(acc, x[u]);
+            }
+        } else {
+            for (std::size_t i = threadIdx.x; i < count; i += 32) det::add<P, A>(acc, stage[i]);
+        }
         acc = lane_tree<P, A>(acc);
         // One block: the tree of its one value is that value, finished here.
         if (threadIdx.x == 0 && gridDim.x == 1) store_whole(d_result, r.finish(det::result<P, A>(acc)));
@@ -218,11 +437,11 @@ __global__ void __launch_bounds__(tree_threads)
     }
 }
 
-// Blocks of fixed_blocks in one full wave on the current device (as many per SM as fit).
-template <precision P, class R>
+// Blocks of fixed_blocks<P, R, C> in one full wave on the current device (as many per SM as fit).
+template <precision P, class R, int C>
 int wave() {
     static wave_cache cache{};
-    return one_wave(cache, fixed_blocks<P, R>, block_threads, std::numeric_limits<int>::max());
+    return one_wave(cache, fixed_blocks<P, R, C>, block_threads, std::numeric_limits<int>::max());
 }
 
 // CTAs of fixed_blocks_staged in one full wave on the current device.
@@ -232,13 +451,47 @@ int staged_wave() {
     return one_wave(cache, fixed_blocks_staged<P, R>, block_threads, std::numeric_limits<int>::max());
 }
 
-// CTAs of fixed_blocks for m block values: `grid` when positive, else enough warps for
-// the values, at most one wave. The values do not depend on it.
+// Which form of fixed_blocks reads src[0, n): the C-lane vector form (C = vector_lanes<R>)
+// when every array is aligned to its vectors and there is at least a unit of C blocks for
+// every warp of a wave (with fewer, the one-lane form keeps more loads in flight: on an
+// H200, 2^24 floats took 28 us in the vector form, 25 us in the one-lane form); else 1.
+// `lanes` forces the vector form (any value > 1) or the one-lane form (1); 0 chooses.
 template <precision P, class R>
+int lanes_for(source_t<R> src, std::size_t n, int lanes) {
+    constexpr int C = vector_lanes<R>();
+    if (C == 1 || lanes == 1 || !runs_aligned<C>(src)) return 1;
+    if (lanes > 1) return C;
+    const std::size_t units = n / det::block / C;
+    return units >= static_cast<std::size_t>(wave<P, R, C>()) * warps_per_cta ? C : 1;
+}
+
+// CTAs of fixed_blocks<P, R, C> for m block values: `grid` when positive, else enough warps
+// for the units, at most one wave. The values do not depend on it.
+template <precision P, class R, int C>
 unsigned blocks_grid(std::size_t m, int grid) {
     if (grid > 0) return static_cast<unsigned>(grid);
-    const std::size_t needed = (m + warps_per_cta - 1) / warps_per_cta;
-    return static_cast<unsigned>(std::min<std::size_t>(needed, static_cast<std::size_t>(wave<P, R>())));
+    const std::size_t warps_needed = (m + C - 1) / C;
+    const std::size_t needed = (warps_needed + warps_per_cta - 1) / warps_per_cta;
+    return static_cast<unsigned>(std::min<std::size_t>(needed, static_cast<std::size_t>(wave<P, R, C>())));
+}
+
+// Launches fixed_blocks over src[0, n) in the form lanes_for picks (counters: see
+// fixed_blocks; nullptr for the block values alone).
+template <precision P, class R>
+void launch_blocks(const R& r, source_t<R> src, std::size_t n, std::size_t base,
+                   det::value_t<P, typename R::accumulator_type>* v, typename R::result_type* d_result,
+                   unsigned* counters, cudaStream_t stream, int grid, int lanes) {
+    constexpr int C = vector_lanes<R>();
+    const std::size_t m = det::block_count(n);
+    if constexpr (C > 1) {
+        if (lanes_for<P, R>(src, n, lanes) == C) {
+            launch("fixed_blocks launch", fixed_blocks<P, R, C>, blocks_grid<P, R, C>(m, grid), block_threads, stream, r,
+                   src, n, base, v, d_result, counters);
+            return;
+        }
+    }
+    launch("fixed_blocks launch", fixed_blocks<P, R, 1>, blocks_grid<P, R, 1>(m, grid), block_threads, stream, r, src,
+           n, base, v, d_result, counters);
 }
 
 // Enqueues the block values of src[0, n) into v (global indices base + i). grid: blocks of
@@ -246,10 +499,18 @@ unsigned blocks_grid(std::size_t m, int grid) {
 template <precision P, class R>
 void enqueue_blocks(const R& r, source_t<R> src, std::size_t n, std::size_t base,
                     det::value_t<P, typename R::accumulator_type>* v, cudaStream_t stream, int grid = 0) {
-    const std::size_t m = det::block_count(n);
-    if (m == 0) return;
-    launch("fixed_blocks launch", fixed_blocks<P, R>, blocks_grid<P, R>(m, grid), block_threads, stream, r, src, n, base, v,
-           static_cast<typename R::result_type*>(nullptr), static_cast<unsigned*>(nullptr));
+    if (det::block_count(n) == 0) return;
+    launch_blocks<P>(r, src, n, base, v, static_cast<typename R::result_type*>(nullptr), nullptr, stream, grid, 0);
+}
+
+// Block values whose tree fixed_blocks folds in the same launch: fold_group<V> groups of
+// fold_group<V> values at most (2^32 elements for compensated pairs, more for the others),
+// and a counter for each group besides the one that counts the groups in the workspace's
+// counter bytes; beyond, the tree takes launches of its own.
+template <class V>
+constexpr std::size_t in_launch_max() {
+    constexpr std::size_t counters = counter_bytes / sizeof(unsigned) - 1;
+    return fold_group<V> * (fold_group<V> < counters ? fold_group<V> : counters);
 }
 
 // Values the tree needs besides v[0, m): the group values of the first level (the later
@@ -297,30 +558,32 @@ void enqueue_groups(const R& r, const det::value_t<P, typename R::accumulator_ty
 }
 
 // The whole fixed-order reduction of device-accessible src[0, n) (n >= 1) into *d_result
-// (any memory the GPU can write): one launch while the block values fit last_group<V>
-// (fixed_blocks_staged while they fit one wave of CTAs), else the block values and then the
-// tree's launches. grid > 0: fixed_blocks with that many CTAs (the values do not depend on it).
+// (any memory the GPU can write): fixed_blocks_staged while the blocks fit one wave of its
+// CTAs (and their values last_group<V>), else fixed_blocks with the block tree in the same
+// launch, or for more than in_launch_max<V>() blocks the block values and then the tree's
+// launches. grid > 0: fixed_blocks with that many CTAs; lanes: its form (see lanes_for).
+// Neither changes the values.
 template <precision P, class R>
 void enqueue_reduce(const R& r, source_t<R> src, std::size_t n, typename R::result_type* d_result,
-                    cudaStream_t stream, int grid = 0) {
+                    cudaStream_t stream, int grid = 0, int lanes = 0) {
     using V = det::value_t<P, typename R::accumulator_type>;
     const std::size_t m = det::block_count(n);
-    const bool one_launch = m <= last_group<V>;
+    const bool one_launch = m <= in_launch_max<V>();
     const std::size_t bytes = (m + (one_launch ? 0 : tree_scratch<V>(m))) * sizeof(V);
-    const counted_workspace ws = counted_workspace_for(bytes, stream, nullptr, one_launch);
+    const counted_workspace ws = counted_workspace_for(bytes, stream, nullptr);
     V* values = static_cast<V*>(ws.values);
     if (!one_launch) {
-        enqueue_blocks<P>(r, src, n, 0, values, stream, grid);
+        launch_blocks<P>(r, src, n, 0, values, static_cast<typename R::result_type*>(nullptr), nullptr, stream, grid,
+                         lanes);
         enqueue_tree<P>(r, values, m, values + m, d_result, stream);
         return;
     }
-    if (grid <= 0 && m <= static_cast<std::size_t>(staged_wave<P, R>())) {
+    if (grid <= 0 && lanes == 0 && m <= last_group<V> && m <= static_cast<std::size_t>(staged_wave<P, R>())) {
         launch("fixed_blocks_staged launch", fixed_blocks_staged<P, R>, static_cast<unsigned>(m), block_threads, stream, r,
                src, n, values, d_result, ws.done);
         return;
     }
-    launch("fixed_blocks (one launch) launch", fixed_blocks<P, R>, blocks_grid<P, R>(m, grid), block_threads, stream, r,
-           src, n, std::size_t{0}, values, d_result, ws.done);
+    launch_blocks<P>(r, src, n, 0, values, d_result, ws.done, stream, grid, lanes);
 }
 
 } // namespace preduce::cuda::detail::fixed

@@ -96,8 +96,10 @@ void enqueue_finalize(const R& r, const typename R::accumulator_type* partials, 
 }
 
 // A workspace of one launch that finishes in its last block (kernels.cuh): the completion
-// counter first, in its own 256 bytes, then the values the blocks leave.
-inline constexpr std::size_t counter_bytes = 256;
+// counters first, in 16 KiB of their own (the fast sum counts with the first; the fixed
+// order's in-launch tree with one per group of block values, fixed_order.cuh), then the
+// values the blocks leave.
+inline constexpr std::size_t counter_bytes = std::size_t{16} << 10;
 struct counted_workspace {
     unsigned* done;
     void* values;
