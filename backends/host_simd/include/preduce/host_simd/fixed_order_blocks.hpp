@@ -45,9 +45,34 @@ PREDUCE_NO_CONTRACT void block_values(const R& r, source_t<R> src, std::size_t n
                 }
             }
             for (std::size_t j = 0; j < lanes; ++j) lane[j] = V{wide[j], W(0)};
+        } else if constexpr (P == precision::compensated) {
+            // Double data, compensated: the sums and the error terms in arrays of their own
+            // (structure of arrays), so that TwoSum vectorises over the lanes; as pairs the
+            // loop ran at half the speed of the deterministic one.
+            W sum[lanes], err[lanes];
+            for (std::size_t j = 0; j < lanes; ++j) {
+                sum[j] = zero<P, A>(R::identity()).s;
+                err[j] = W(0);
+            }
+            for (std::size_t i = first; i < first + block; i += lanes) {
+                prefetch_ahead(src, i, lanes * sizeof(typename R::value_type));  // six adds an element
+                A row[lanes];
+                PREDUCE_PRAGMA_OMP_SIMD
+                for (std::size_t j = 0; j < lanes; ++j) row[j] = r.lift(src[i + j], i + j);
+                launder_row<R>(row);
+                PREDUCE_PRAGMA_OMP_SIMD
+                for (std::size_t j = 0; j < lanes; ++j) {
+                    const pair_sum<A> t = two_sum(sum[j], row[j]);  // add<P, A>, lane by lane
+                    sum[j] = t.s;
+                    err[j] = plus(err[j], t.c);
+                }
+            }
+            for (std::size_t j = 0; j < lanes; ++j) lane[j] = V{sum[j], err[j]};
         } else {
             for (std::size_t j = 0; j < lanes; ++j) lane[j] = zero<P, A>(R::identity());
             for (std::size_t i = first; i < first + block; i += lanes) {
+                // Products and other lifts: software prefetch, as the fast folds do.
+                if constexpr (prefetch_helps_v<R>) prefetch_ahead(src, i, lanes * sizeof(typename R::value_type));
                 if constexpr (!laundered_v<R>) {  // one loop, as fast as it gets
                     PREDUCE_PRAGMA_OMP_SIMD
                     for (std::size_t j = 0; j < lanes; ++j) add<P, A>(lane[j], r.lift(src[i + j], i + j));
