@@ -62,10 +62,12 @@ inline constexpr int tree_threads = 1024;
 // pairs), so one tree launch covers up to 2^25 float elements.
 template <class V>
 inline constexpr std::size_t tree_group = (std::size_t{32} << 10) / sizeof(V);
-// Values the last CTA of fixed_blocks folds in 16 KiB of shared memory, which keeps 8 CTAs
-// (all 2048 threads) resident per SM.
+// Values one CTA of fixed_blocks or fixed_blocks_staged folds in 16 KiB of shared memory
+// (4096 floats, 2048 doubles, 1024 compensated pairs): a group of fixed_blocks' in-launch
+// block tree, or the whole tree of the staged kernel's blocks. A tree of up to that many
+// blocks is one fold.
 template <class V>
-inline constexpr std::size_t last_group = (std::size_t{16} << 10) / sizeof(V);
+inline constexpr std::size_t fold_group = (std::size_t{16} << 10) / sizeof(V);
 static_assert(det::lanes == 32 && det::block % (32 * loads_in_flight) == 0);
 
 // det::block_tree of s[0, count) in shared memory, in place, by all Threads threads of the
@@ -120,7 +122,7 @@ __device__ __forceinline__ det::value_t<P, A> lane_tree(det::value_t<P, A> acc) 
 }
 
 // In the last CTA of a counted launch (kernels.cuh's last_block_done): the block tree of
-// v[0, m) (m <= last_group<V>), folded in the CTA's shared memory s, finished into *d_result.
+// v[0, m) (m <= fold_group<V>), folded in the CTA's shared memory s, finished into *d_result.
 template <precision P, class R, int Threads>
 __device__ __forceinline__ void finish_tree(const R& r, const det::value_t<P, typename R::accumulator_type>* v,
                                             std::size_t m, det::value_t<P, typename R::accumulator_type>* s,
@@ -128,7 +130,7 @@ __device__ __forceinline__ void finish_tree(const R& r, const det::value_t<P, ty
     using A = typename R::accumulator_type;
     using V = det::value_t<P, A>;
     for (std::size_t i = threadIdx.x; i < m; i += Threads) s[i] = load_from_l2(v + i);
-    tree_in_shared<P, A, Threads, last_group<V>>(s, m);
+    tree_in_shared<P, A, Threads, fold_group<V>>(s, m);
     if (threadIdx.x == 0) store_whole(d_result, r.finish(det::result<P, A>(s[0])));
 }
 
@@ -185,8 +187,9 @@ bool runs_aligned(S src) {
 
 // Vectors a thread of the C-lane form loads before it adds: 128 bytes of one array (16 scalar
 // loads in the one-lane form), half as many for two arrays or double lanes of float data,
-// which need twice the registers. Measured on an H200, 2^28 float sums: 8 vectors 0.98x of
-// CUB's time, 4 vectors 0.96x; compensated (double lanes) 4 vectors 0.97x, 8 vectors 0.93x.
+// which need twice the registers. Measured on an H200, the block values of 2^28 floats alone
+// (a standalone study, event time): 0.98 of CUB's sum's speed with 8 vectors, 0.96 with 4;
+// compensated (double lanes) 0.97 with 4, 0.93 with 8.
 template <precision P, class R, int C>
 constexpr int runs_in_flight() {
     using A = typename R::accumulator_type;
@@ -210,8 +213,8 @@ __device__ __forceinline__ det::value_t<P, typename R::accumulator_type> full_bl
 #pragma unroll
     for (int q = 0; q < C; ++q) acc[q] = det::zero<P, A>(R::identity());
     const std::size_t first = b * det::block + c * C;
-    // Rows k .. k + U - 1 of 32 elements at a time. Not unrolled further in the C-lane form:
-    // that took 48 registers instead of 31, and 5 CTAs per SM instead of 8.
+    // Rows k .. k + U - 1 of 32 elements at a time. The C-lane form does not unroll across
+    // batches: its U vectors per thread are the loads it keeps in flight.
     const auto rows = [&](std::size_t k) {
         typename R::value_type x[U][C];
         const auto row = src + (first + k);  // one address, constant offsets from it
@@ -253,11 +256,6 @@ __device__ __forceinline__ det::value_t<P, typename R::accumulator_type> short_b
     for (std::size_t i = b * det::block + threadIdx.x % 32; i < n; i += 32) det::add<P, A>(acc, r.lift(src[i], base + i));
     return lane_tree<P, A>(acc);
 }
-
-// Values per group of fixed_blocks' in-launch block tree: 16 KiB (4096 floats, 2048
-// doubles, 1024 compensated pairs), so that a tree of up to that many blocks is one fold.
-template <class V>
-inline constexpr std::size_t fold_group = last_group<V>;
 
 // Folds group g of v (fold_group values each, the last one possibly short) in the CTA's
 // shared memory s, by every thread of the CTA, and stores its value over v[g * fold_group];
@@ -382,8 +380,8 @@ __global__ void __launch_bounds__(block_threads)
                         typename R::result_type* __restrict__ d_result, unsigned* done) {
     using A = typename R::accumulator_type;
     using V = det::value_t<P, A>;
-    constexpr std::size_t stage_bytes = det::block * sizeof(A) > last_group<V> * sizeof(V) ? det::block * sizeof(A)
-                                                                                               : last_group<V> * sizeof(V);
+    constexpr std::size_t stage_bytes = det::block * sizeof(A) > fold_group<V> * sizeof(V) ? det::block * sizeof(A)
+                                                                                               : fold_group<V> * sizeof(V);
     __shared__ alignas(16) unsigned char raw[stage_bytes];  // the block's values, then the tree
     A* stage = reinterpret_cast<A*>(raw);
     const std::size_t first = static_cast<std::size_t>(blockIdx.x) * det::block;
@@ -559,7 +557,7 @@ void enqueue_groups(const R& r, const det::value_t<P, typename R::accumulator_ty
 
 // The whole fixed-order reduction of device-accessible src[0, n) (n >= 1) into *d_result
 // (any memory the GPU can write): fixed_blocks_staged while the blocks fit one wave of its
-// CTAs (and their values last_group<V>), else fixed_blocks with the block tree in the same
+// CTAs (and their values fold_group<V>), else fixed_blocks with the block tree in the same
 // launch, or for more than in_launch_max<V>() blocks the block values and then the tree's
 // launches. grid > 0: fixed_blocks with that many CTAs; lanes: its form (see lanes_for).
 // Neither changes the values.
@@ -578,7 +576,7 @@ void enqueue_reduce(const R& r, source_t<R> src, std::size_t n, typename R::resu
         enqueue_tree<P>(r, values, m, values + m, d_result, stream);
         return;
     }
-    if (grid <= 0 && lanes == 0 && m <= last_group<V> && m <= static_cast<std::size_t>(staged_wave<P, R>())) {
+    if (grid <= 0 && lanes == 0 && m <= fold_group<V> && m <= static_cast<std::size_t>(staged_wave<P, R>())) {
         launch("fixed_blocks_staged launch", fixed_blocks_staged<P, R>, static_cast<unsigned>(m), block_threads, stream, r,
                src, n, values, d_result, ws.done);
         return;
