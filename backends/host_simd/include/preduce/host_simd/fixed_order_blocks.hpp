@@ -47,8 +47,9 @@ PREDUCE_NO_CONTRACT void block_values(const R& r, source_t<R> src, std::size_t n
             for (std::size_t j = 0; j < lanes; ++j) lane[j] = V{wide[j], W(0)};
         } else if constexpr (P == precision::compensated) {
             // Double data, compensated: the sums and the error terms in arrays of their own
-            // (structure of arrays), so that TwoSum vectorises over the lanes; as pairs the
-            // loop ran at half the speed of the deterministic one.
+            // (structure of arrays), over which the compiler vectorises TwoSum. With the
+            // prefetch below, this took the loop from about half the deterministic one's
+            // speed to 0.8-0.9 of it (openmp, 2^26 doubles, a 2-core AVX2 VM).
             W sum[lanes], err[lanes];
             for (std::size_t j = 0; j < lanes; ++j) {
                 sum[j] = zero<P, A>(R::identity()).s;
