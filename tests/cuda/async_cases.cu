@@ -133,8 +133,12 @@ void fixed_case(const R& r, preduce::source_t<R> host, preduce::source_t<R> devi
     cudaMalloc(&d_out, sizeof(Result));
     // Both forms of the block pass (one lane per thread, and the vector lanes where R's
     // elements pack into vectors), whatever their size would choose.
+    // Before each, a reduction of other values through the same workspace: a value the
+    // checked launch counted but did not store would then show as wrong bits.
     for (int lanes : {1, 4})
         for (int grid : {1, 7, 132, 1000}) {
+            if (n > 1)
+                preduce::cuda::detail::fixed::enqueue_reduce<P>(r, device + 1, n - 1, d_out, cudaStreamPerThread, 7, 1);
             preduce::cuda::detail::fixed::enqueue_reduce<P>(r, device, n, d_out, cudaStreamPerThread, grid, lanes);
             cudaStreamSynchronize(cudaStreamPerThread);
             INFO("grid " << grid << ", lanes " << lanes);

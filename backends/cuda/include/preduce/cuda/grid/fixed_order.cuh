@@ -312,7 +312,15 @@ __global__ void __launch_bounds__(block_threads)
     const unsigned lane = threadIdx.x % 32;
     const unsigned sub = lane / per_block, c = lane % per_block;
     const std::size_t m = det::block_count(n), full = n / det::block;
-    const std::size_t units = C == 1 ? m : (full + C - 1) / C + (full < m ? 1 : 0);
+    const std::size_t full_units = C == 1 ? m : (full + C - 1) / C;  // C == 1: the short block included
+    const std::size_t units = full_units + (C > 1 && full < m ? 1 : 0);
+    // The first block of unit u, for u <= units (units itself: one past the last block). In
+    // the C-lane form the last unit of full blocks may hold fewer than C of them, and the
+    // short block's unit starts at `full`.
+    const auto first_block = [&](std::size_t u) -> std::size_t {
+        if (C == 1) return u;
+        return u <= full_units ? (u * C < full ? u * C : full) : m;
+    };
     const std::size_t share = (units + gridDim.x - 1) / gridDim.x;
     const std::size_t start = static_cast<std::size_t>(blockIdx.x) * share < units ? blockIdx.x * share : units;
     const std::size_t end = start + share < units ? start + share : units;
@@ -339,8 +347,7 @@ __global__ void __launch_bounds__(block_threads)
     __shared__ V s[G];
     __shared__ unsigned done_count;
     __shared__ std::size_t done[block_threads];
-    const std::size_t b0 = start * C < m ? start * C : m;
-    const std::size_t b1 = end * C < m ? end * C : m;
+    const std::size_t b0 = first_block(start), b1 = first_block(end);
     if (b0 >= b1) return;
     if (stored) __threadfence();  // the stores of v are visible to every SM before they are counted
     const std::size_t g0 = b0 / G, groups_here = (b1 - 1) / G - g0 + 1;
