@@ -371,6 +371,7 @@ __global__ void __launch_bounds__(block_threads)
             fold_group_of<P>(r, v, m, done[j], counters, s, d_result);
             __syncthreads();  // s is free again
         }
+        __syncthreads();  // every thread has read done_count before the next round clears it
     }
 }
 
