@@ -19,6 +19,7 @@
 #include "config.hpp"
 #include "inputs.hpp"
 #include "median_timer.hpp"
+#include "precision_ops.hpp"
 #include "rows.hpp"
 
 namespace preduce_bench {
@@ -113,26 +114,18 @@ void register_precision_type(std::span<const preduce::backend> backends) {
     using call_t = std::function<void(std::size_t)>;
     const std::size_t n = current().max_n();
     for (const preduce::backend b : backends)
-        for (const char* op : {"sum", "sumsq", "dot"}) {
-            const std::string_view o(op);
-            const std::size_t inputs = o == "dot" ? 2 : 1;
+        for (const char* op : precision_ops) {
+            const std::size_t inputs = inputs_of(op);
             const std::string name = row_name({"precision", preduce::name(b), op, type_tag<T>()}, n);
             benchmark::RegisterBenchmark(name.c_str(), [=](benchmark::State& st) {
                 auto x = std::make_shared<windows<T>>(n);
                 auto y = std::make_shared<windows<T>>(n);
                 y->next();  // the second input: always another window than the first
                 std::vector<candidate<call_t>> c;
-                for (preduce::precision p :
-                     {preduce::precision::fast, preduce::precision::deterministic, preduce::precision::compensated})
+                for (preduce::precision p : precisions)
                     c.push_back({std::string(preduce::name(p)), [=](std::size_t) {
-                                     const preduce::options opt{.precision = p};
-                                     const std::span<const T> a(x->next(), n);
-                                     if (o == "sum") benchmark::DoNotOptimize(preduce::reduce(b, a, preduce::sum, opt));
-                                     else if (o == "sumsq")
-                                         benchmark::DoNotOptimize(preduce::reduce(b, a, preduce::sumsq, opt));
-                                     else
-                                         benchmark::DoNotOptimize(preduce::reduce(
-                                             b, a, std::span<const T>(y->next(), n), preduce::dot, opt));
+                                     benchmark::DoNotOptimize(
+                                         reduce_named(b, op, x->next(), y->next(), n, {.precision = p}));
                                  }});
                 try {
                     time_interleaved(st, n * sizeof(T) * inputs, c);

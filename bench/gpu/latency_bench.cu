@@ -37,6 +37,7 @@
 #include "gpu_inputs.cuh"
 #include "latency_bench.cuh"
 #include "../median_timer.hpp"
+#include "../precision_ops.hpp"
 #include "preduce/cuda/reduce.cuh"
 #include "preduce/preduce.hpp"
 
@@ -320,30 +321,22 @@ void register_automatic_grid() {
 template <class T>
 void register_precision_grid() {
     using call_t = std::function<void(std::size_t)>;
-    constexpr preduce::precision kinds[] = {preduce::precision::fast, preduce::precision::deterministic,
-                                            preduce::precision::compensated};
     const int top = sizeof(T) == 4 ? 30 : 28;
-    for (const char* o : {"sum", "sumsq", "dot"})
+    for (const char* o : preduce_bench::precision_ops)
         for (int e = 20; e <= top; e += 2) {
             const std::size_t n = std::size_t{1} << e;
             const std::string_view op(o);
-            const std::size_t inputs = op == "dot" ? 2 : 1;
+            const std::size_t inputs = preduce_bench::inputs_of(op);
             if (inputs == 2 && e > 28) continue;
             const std::string name = std::string("precision/") + o + "/" + preduce::detail::type_name<T>() + "/" +
                                      std::to_string(n);
             benchmark::RegisterBenchmark(name.c_str(), [=](benchmark::State& st) {
                 std::vector<preduce_bench::candidate<call_t>> c;
-                for (preduce::precision p : kinds)
+                for (preduce::precision p : preduce_bench::precisions)
                     c.push_back({std::string(preduce::name(p)), [=](std::size_t it) {
-                                     const preduce::options opt{.precision = p};
-                                     const T* x = window<T>(n, it);
-                                     constexpr auto cuda = preduce::backend::cuda;
-                                     if (op == "sum") benchmark::DoNotOptimize(preduce::reduce(cuda, x, n, preduce::sum, opt));
-                                     else if (op == "sumsq")
-                                         benchmark::DoNotOptimize(preduce::reduce(cuda, x, n, preduce::sumsq, opt));
-                                     else
-                                         benchmark::DoNotOptimize(
-                                             preduce::reduce(cuda, x, window<T>(n, it, 1), n, preduce::dot, opt));
+                                     benchmark::DoNotOptimize(preduce_bench::reduce_named(
+                                         preduce::backend::cuda, op, window<T>(n, it), window<T>(n, it, 1), n,
+                                         {.precision = p}));
                                  }});
                 preduce_bench::time_interleaved(st, n * sizeof(T) * inputs, c);
             })

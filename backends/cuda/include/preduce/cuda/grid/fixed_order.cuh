@@ -121,19 +121,6 @@ __device__ __forceinline__ det::value_t<P, A> lane_tree(det::value_t<P, A> acc) 
     return acc;
 }
 
-// In the last CTA of a counted launch (kernels.cuh's last_block_done): the block tree of
-// v[0, m) (m <= fold_group<V>), folded in the CTA's shared memory s, finished into *d_result.
-template <precision P, class R, int Threads>
-__device__ __forceinline__ void finish_tree(const R& r, const det::value_t<P, typename R::accumulator_type>* v,
-                                            std::size_t m, det::value_t<P, typename R::accumulator_type>* s,
-                                            typename R::result_type* d_result) {
-    using A = typename R::accumulator_type;
-    using V = det::value_t<P, A>;
-    for (std::size_t i = threadIdx.x; i < m; i += Threads) s[i] = load_from_l2(v + i);
-    tree_in_shared<P, A, Threads, fold_group<V>>(s, m);
-    if (threadIdx.x == 0) store_whole(d_result, r.finish(det::result<P, A>(s[0])));
-}
-
 // Elements of src[i, i + C) as one aligned load per array: the C-lane form's vector.
 template <int C, class T>
 struct alignas(C * sizeof(T)) vector_run {
@@ -257,11 +244,20 @@ __device__ __forceinline__ det::value_t<P, typename R::accumulator_type> short_b
     return lane_tree<P, A>(acc);
 }
 
-// Folds group g of v (fold_group values each, the last one possibly short) in the CTA's
-// shared memory s, by every thread of the CTA, and stores its value over v[g * fold_group];
-// the CTA that folds the last of the groups (counters[0] counts them, and is set back to 0)
-// then folds the group values and writes finish(result(sum)) to *d_result. A single group
-// is the whole tree.
+// The block tree of the count <= fold_group values *at(i), which other CTAs of this launch
+// stored (read past L1), folded in the CTA's shared memory s by every thread of the CTA; s[0]
+// holds it afterwards.
+template <precision P, class A, class At>
+__device__ __forceinline__ void fold_in_shared(det::value_t<P, A>* s, At at, std::size_t count) {
+    for (std::size_t i = threadIdx.x; i < count; i += block_threads) s[i] = load_from_l2(at(i));
+    tree_in_shared<P, A, block_threads, fold_group<det::value_t<P, A>>>(s, count);
+}
+
+// Folds group g of v[0, m) (fold_group values each, the last one possibly short) in the
+// CTA's shared memory s, by every thread of the CTA. A single group is the whole tree: its
+// finish(result(sum)) goes to *d_result. Else the group's value goes over v[g * fold_group],
+// and the CTA that folds the last of the groups (counters[0] counts them, and is set back to
+// 0) folds the group values and writes the result.
 template <precision P, class R>
 __device__ __forceinline__ void fold_group_of(const R& r, det::value_t<P, typename R::accumulator_type>* v,
                                               std::size_t m, std::size_t g, unsigned* counters,
@@ -272,8 +268,7 @@ __device__ __forceinline__ void fold_group_of(const R& r, det::value_t<P, typena
     __shared__ bool last;
     const std::size_t groups = (m + G - 1) / G;
     const std::size_t size = m - g * G < G ? m - g * G : G;
-    for (std::size_t i = threadIdx.x; i < size; i += block_threads) s[i] = load_from_l2(v + g * G + i);
-    tree_in_shared<P, A, block_threads, G>(s, size);
+    fold_in_shared<P, A>(s, [&](std::size_t i) { return v + g * G + i; }, size);
     if (groups == 1) {
         if (threadIdx.x == 0) store_whole(d_result, r.finish(det::result<P, A>(s[0])));
         return;
@@ -287,8 +282,7 @@ __device__ __forceinline__ void fold_group_of(const R& r, det::value_t<P, typena
     __syncthreads();
     if (!last) return;
     __threadfence();
-    for (std::size_t i = threadIdx.x; i < groups; i += block_threads) s[i] = load_from_l2(v + i * G);
-    tree_in_shared<P, A, block_threads, G>(s, groups);
+    fold_in_shared<P, A>(s, [&](std::size_t i) { return v + i * G; }, groups);
     if (threadIdx.x == 0) store_whole(d_result, r.finish(det::result<P, A>(s[0])));
 }
 
@@ -419,7 +413,9 @@ __global__ void __launch_bounds__(block_threads)
         else if (threadIdx.x == 0) v[blockIdx.x] = acc;
     }
     if (gridDim.x == 1 || !last_block_done(done)) return;  // its barrier also ends every read of stage
-    finish_tree<P, R, block_threads>(r, v, det::block_count(n), reinterpret_cast<V*>(raw), d_result);
+    V* tree = reinterpret_cast<V*>(raw);
+    fold_in_shared<P, A>(tree, [&](std::size_t i) { return v + i; }, det::block_count(n));
+    if (threadIdx.x == 0) store_whole(d_result, r.finish(det::result<P, A>(tree[0])));
 }
 
 // Folds each aligned group of tree_group values of in[0, m) into out[group]; with a single
