@@ -1,8 +1,6 @@
 // Runner for the tests under mpirun: every rank runs the same cases in the same order on
 // the same data (rank 0's seed goes to all), and every rank exits with the worst status
 // of any rank, so mpirun reports a failure on any rank.
-#define CATCH_CONFIG_RUNNER
-#include <catch2/catch.hpp>
 #include <mpi.h>
 
 #include <cstdio>
@@ -10,6 +8,7 @@
 #include <cstring>
 #include <string>
 
+#include "support/catch_session.hpp"
 #include "support/data.hpp"
 #include "support/under_test.hpp"
 
@@ -36,7 +35,7 @@ int main(int argc, char* argv[]) {
         if (rank == 0 && !listing)
             std::printf("preduce::mpi over %d ranks, local backend %s, seed %llu (set PREDUCE_TEST_SEED to repeat)\n",
                         ranks, preduce::describe(b).c_str(), seed);
-        status = Catch::Session().run(argc, argv);
+        status = preduce::test::run_catch(argc, argv);
         if (status != 0) std::printf("rank %d of %d: %d failed test cases\n", rank, ranks, status);
     }
     int worst = 0;

@@ -11,7 +11,6 @@
 // second half. Then the first 2^31+5 elements are rewritten as floats (the same memory, so
 // the peak stays at 16 GiB) for the fixed-order sums, which must have the same bits on
 // every backend as the plain serial reference of detail/fixed_order/order.hpp.
-#define CATCH_CONFIG_RUNNER
 #include <catch2/catch.hpp>
 
 #include <algorithm>
@@ -31,6 +30,7 @@
 
 #include "preduce/detail/fixed_order/order.hpp"
 #include "preduce/preduce.hpp"
+#include "support/catch_session.hpp"
 
 using namespace preduce;
 
@@ -329,7 +329,7 @@ int main(int argc, char* argv[]) {
                     static_cast<double>(needed) / (1u << 30), static_cast<double>(available) / (1u << 30));
         return 77;
     }
-    const int status = Catch::Session().run(argc, argv);
+    const int status = preduce::test::run_catch(argc, argv);
     std::free(allocated);
     return status;
 }

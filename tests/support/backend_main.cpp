@@ -1,12 +1,11 @@
 // Runner of the shared backend body: a backend that is built but cannot run here (the
 // CUDA backend on a machine without a GPU) makes every case exit with ctest's skip code
 // and says why, instead of failing or silently passing.
-#define CATCH_CONFIG_RUNNER
-#include <catch2/catch.hpp>
 
 #include <cstdio>
 #include <cstring>
 
+#include "support/catch_session.hpp"
 #include "support/data.hpp"
 #include "support/under_test.hpp"
 
@@ -23,5 +22,5 @@ int main(int argc, char* argv[]) {
         std::printf("backend %s, data in %s memory, seed %llu (set PREDUCE_TEST_SEED to repeat)\n",
                     preduce::describe(b).c_str(), preduce::test::residency().c_str(),
                     static_cast<unsigned long long>(preduce::test::seed()));
-    return Catch::Session().run(argc, argv);
+    return preduce::test::run_catch(argc, argv);
 }
