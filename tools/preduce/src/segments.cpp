@@ -26,9 +26,6 @@ struct result_for<T, preduce::dot_op> {
     using type = preduce::result_of_t<preduce::zip_value<T, T>, preduce::dot_op>;
 };
 
-// Stands for the key type outside --keys.
-struct no_keys {};
-
 constexpr std::size_t shown = 3;  // results shown at each end
 
 // [0, shown) and the last `shown` after those: every index when there are 2 * shown or fewer.
@@ -50,17 +47,23 @@ many_results summarize(const std::vector<R>& out, const result_arrays& arrays) {
     return s;
 }
 
-template <class K>
-void show_keys(const std::vector<K>& keys, many_results& s) {
-    const auto [head, tail] = shown_ranges(keys.size());
-    for (std::size_t i = 0; i < head; ++i) s.first_keys.push_back(to_scalar(keys[i]));
-    for (std::size_t i = tail; i < keys.size(); ++i) s.last_keys.push_back(to_scalar(keys[i]));
+// The first and last keys of the runs, beside the first and last results.
+void show_keys(const dataset& keys, many_results& s) {
+    std::visit(
+        [&](const auto& k) {
+            const auto [head, tail] = shown_ranges(k.size());
+            for (std::size_t i = 0; i < head; ++i) s.first_keys.push_back(to_scalar(k[i]));
+            for (std::size_t i = tail; i < k.size(); ++i) s.last_keys.push_back(to_scalar(k[i]));
+        },
+        keys);
 }
 
-// Every backend on one (element type, op, key type). `keys` is null outside --keys.
-template <class T, class Op, class K>
+// Every backend on one (element type, op). With --keys, the key type is visited inside the
+// timed call only, so that the rest is compiled once per (element type, op), not once per
+// key type as well.
+template <class T, class Op>
 void run_backends(const std::vector<T>& x, const std::vector<T>* y, const Op& op, const segment_plan& plan,
-                  const std::vector<K>* keys, const run_settings& s, run_summary& summary) {
+                  const run_settings& s, run_summary& summary) {
     using R = typename result_for<T, Op>::type;
     constexpr bool pairs = std::is_same_v<Op, preduce::dot_op>;
     const std::size_t n = x.size();
@@ -68,15 +71,19 @@ void run_backends(const std::vector<T>& x, const std::vector<T>* y, const Op& op
     for (const auto b : s.backends) {
         const preduce::options opts{.threads = s.threads, .precision = s.precision};
         std::vector<R> out(plan.count);
-        std::vector<K> run_keys;
+        dataset run_keys;  // --keys: the keys of the runs, from the last call
         const auto call = [&] {
-            if constexpr (!std::is_same_v<K, no_keys>) {
+            if (plan.keys) {
                 if constexpr (pairs) {
                     throw std::logic_error("internal: --keys with dot");
                 } else {
-                    auto r = preduce::reduce_by_key(b, keys->data(), x.data(), n, op, opts);
-                    out = std::move(r.values);
-                    run_keys = std::move(r.keys);
+                    std::visit(
+                        [&](const auto& keys) {
+                            auto r = preduce::reduce_by_key(b, keys.data(), x.data(), n, op, opts);
+                            out = std::move(r.values);
+                            run_keys = std::move(r.keys);
+                        },
+                        *plan.keys);
                 }
             } else {
                 switch (plan.mode) {
@@ -107,9 +114,9 @@ void run_backends(const std::vector<T>& x, const std::vector<T>* y, const Op& op
         backend_result r{b, label_of(b, opts, x.data(), n * sizeof(T) * (pairs ? 2 : 1)), {},
                          median_seconds(s.repeat, call), std::nullopt, std::nullopt, std::nullopt};
         result_arrays arrays = arrays_of(out);
-        if constexpr (!std::is_same_v<K, no_keys>) arrays.keys = keys_array(run_keys);
+        if (plan.keys) arrays.keys = std::visit([](const auto& k) { return keys_array(k); }, run_keys);
         r.many = summarize(out, arrays);
-        if constexpr (!std::is_same_v<K, no_keys>) show_keys(run_keys, *r.many);
+        if (plan.keys) show_keys(run_keys, *r.many);
         if (s.output_prefix) write_result_files(*s.output_prefix, preduce::name(b), arrays);
         summary.results.push_back(std::move(r));
     }
@@ -127,18 +134,9 @@ run_summary run_segmented(const dataset& data, const dataset* second, const segm
             run_summary summary = summary_for<T>(op, v.size(), y != nullptr);
             summary.precision = settings.precision;
             summary.segmented = plan.info;
+            if (plan.keys) summary.bytes += std::visit([](const auto& k) { return k.size() * sizeof(k[0]); }, *plan.keys);
             with_preduce_op<T>(op, [&](const auto& pop) {
-                if (plan.keys) {
-                    std::visit(
-                        [&](const auto& keys) {
-                            summary.bytes += keys.size() * sizeof(keys[0]);
-                            run_backends(v, y, pop, plan, &keys, settings, summary);
-                        },
-                        *plan.keys);
-                } else {
-                    run_backends(v, y, pop, plan, static_cast<const std::vector<no_keys>*>(nullptr), settings,
-                                 summary);
-                }
+                run_backends(v, y, pop, plan, settings, summary);
                 return 0;
             });
             const auto& first = summary.results.front().many;
