@@ -55,17 +55,25 @@ PREDUCE_NO_CONTRACT void block_values(const R& r, source_t<R> src, std::size_t n
                 sum[j] = zero<P, A>(R::identity()).s;
                 err[j] = W(0);
             }
+            const auto step = [&](std::size_t j, A x) {  // add<P, A>, lane by lane
+                const pair_sum<A> t = two_sum(sum[j], x);
+                sum[j] = t.s;
+                err[j] = plus(err[j], t.c);
+            };
             for (std::size_t i = first; i < first + block; i += lanes) {
                 prefetch_ahead(src, i, lanes * sizeof(typename R::value_type));  // six adds an element
-                A row[lanes];
-                PREDUCE_PRAGMA_OMP_SIMD
-                for (std::size_t j = 0; j < lanes; ++j) row[j] = r.lift(src[i + j], i + j);
-                launder_row<R>(row);
-                PREDUCE_PRAGMA_OMP_SIMD
-                for (std::size_t j = 0; j < lanes; ++j) {
-                    const pair_sum<A> t = two_sum(sum[j], row[j]);  // add<P, A>, lane by lane
-                    sum[j] = t.s;
-                    err[j] = plus(err[j], t.c);
+                if constexpr (!laundered_v<R>) {
+                    // Lifted straight into TwoSum: a row array in between is copied through
+                    // the stack in halves and read back whole, stalling every load (g++ 12).
+                    PREDUCE_PRAGMA_OMP_SIMD
+                    for (std::size_t j = 0; j < lanes; ++j) step(j, r.lift(src[i + j], i + j));
+                } else {
+                    A row[lanes];
+                    PREDUCE_PRAGMA_OMP_SIMD
+                    for (std::size_t j = 0; j < lanes; ++j) row[j] = r.lift(src[i + j], i + j);
+                    launder_row<R>(row);
+                    PREDUCE_PRAGMA_OMP_SIMD
+                    for (std::size_t j = 0; j < lanes; ++j) step(j, row[j]);
                 }
             }
             for (std::size_t j = 0; j < lanes; ++j) lane[j] = V{sum[j], err[j]};
@@ -100,12 +108,31 @@ __attribute__((target("avx2"), flatten)) PREDUCE_NO_CONTRACT void block_values_a
                                                                 value_t<P, typename R::accumulator_type>* out) {
     block_values<P>(r, src, n, b0, b1, out);
 }
+
+// Compensated lanes (both compensated branches above) take the AVX-512 clone where the CPU
+// has it: TwoSum's six adds a double, or the float-to-double conversions, outrun two AVX2
+// ports at memory speed where two threads share a core, and the 16 sum and error registers
+// of a row of doubles spill. AVX-512 does the same operations lane by lane (so the same
+// bits) in half the instructions, with registers for the whole row.
+template <precision P, class R>
+__attribute__((target("avx512f,avx512vl,prefer-vector-width=512"), flatten)) PREDUCE_NO_CONTRACT void
+block_values_avx512(const R& r, source_t<R> src, std::size_t n, std::size_t b0, std::size_t b1,
+                    value_t<P, typename R::accumulator_type>* out) {
+    block_values<P>(r, src, n, b0, b1, out);
+}
+
+inline bool cpu_has_avx512() noexcept {
+    static const bool yes = __builtin_cpu_supports("avx512f") && __builtin_cpu_supports("avx512vl");
+    return yes;
+}
 #endif
 
 template <precision P, class R>
 void host_block_values(const R& r, source_t<R> src, std::size_t n, std::size_t b0, std::size_t b1,
                        value_t<P, typename R::accumulator_type>* out, [[maybe_unused]] bool avx2) {
 #if defined(PREDUCE_HOST_AVX2_DISPATCH)
+    if constexpr (P == precision::compensated)
+        if (avx2 && cpu_has_avx512()) return block_values_avx512<P>(r, src, n, b0, b1, out);
     if (avx2) return block_values_avx2<P>(r, src, n, b0, b1, out);
 #endif
     block_values<P>(r, src, n, b0, b1, out);
