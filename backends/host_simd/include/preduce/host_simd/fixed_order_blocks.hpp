@@ -1,8 +1,9 @@
 #pragma once
 // The fixed order of preduce/detail/fixed_order/order.hpp on host cores, at memory speed: the 32 lanes
 // of a block are one row of SIMD registers (4 AVX2 registers of floats; 8 with the
-// compensated pairs), compiled twice like the fast folds (lane_fold.hpp) and chosen at run
-// time. Same arithmetic per lane as det::block_value, so the same bits.
+// compensated pairs), compiled for SSE2 and AVX2 like the fast folds (lane_fold.hpp), the
+// compensated ones for AVX-512 too, and chosen at run time. Same arithmetic per lane as
+// det::block_value in every form, so the same bits (tests/fixed_order/simd_clones.cpp).
 #include <cstddef>
 #include <type_traits>
 #include <vector>
@@ -114,8 +115,15 @@ __attribute__((target("avx2"), flatten)) PREDUCE_NO_CONTRACT void block_values_a
 // ports at memory speed where two threads share a core, and the 16 sum and error registers
 // of a row of doubles spill. AVX-512 does the same operations lane by lane (so the same
 // bits) in half the instructions, with registers for the whole row.
+// The target string asks g++ for 512-bit vectors (its generic tuning uses 256-bit ones);
+// clang refuses that option in a target string and uses 512-bit vectors without it.
+#if defined(__clang__)
+#define PREDUCE_HOST_AVX512_TARGET "avx512f,avx512vl"
+#else
+#define PREDUCE_HOST_AVX512_TARGET "avx512f,avx512vl,prefer-vector-width=512"
+#endif
 template <precision P, class R>
-__attribute__((target("avx512f,avx512vl,prefer-vector-width=512"), flatten)) PREDUCE_NO_CONTRACT void
+__attribute__((target(PREDUCE_HOST_AVX512_TARGET), flatten)) PREDUCE_NO_CONTRACT void
 block_values_avx512(const R& r, source_t<R> src, std::size_t n, std::size_t b0, std::size_t b1,
                     value_t<P, typename R::accumulator_type>* out) {
     block_values<P>(r, src, n, b0, b1, out);

@@ -23,8 +23,9 @@
 //    tree_group<V> values in shared memory, for block values computed in parts (host
 //    staging, several GPUs).
 //  - With no more blocks than one wave of CTAs, fixed_blocks_staged gives each block a CTA
-//    that loads it whole before its warp adds (the same adds, one trip to memory), and the
-//    last CTA folds the tree in shared memory.
+//    that loads it whole (or, for doubles past a wave of those, half of it at a time) before
+//    its warp adds (the same adds, one trip to memory per load), and the last CTA folds the
+//    tree in shared memory.
 //
 // The lane, lane-tree and block-tree arithmetic is det::add / det::merge / det::result
 // themselves, which add with __fadd_rn/__dadd_rn in device code: never contracted into an
@@ -369,50 +370,68 @@ __global__ void __launch_bounds__(block_threads)
     }
 }
 
+// Values of A that the part form of fixed_blocks_staged holds in shared memory at once:
+// 16 KiB, half a block of doubles, so that eight CTAs fit an SM where the whole block's
+// 32 KiB fit seven (on an H200 a wave of 1056 against 924: 2^22 doubles are 1024 blocks).
+template <class A>
+inline constexpr std::size_t staged_part = (std::size_t{16} << 10) / sizeof(A) < det::block
+                                               ? (std::size_t{16} << 10) / sizeof(A)
+                                               : det::block;
+
 // The block values of few blocks (m at most one wave of this kernel's CTAs), one CTA per
 // block, then the tree in the last CTA to finish (done, 0 at launch): the whole reduction of
-// src[0, n) into *d_result in one launch. The CTA's 256 threads load the block's lifted
-// values into shared memory all at once (16 each), then warp 0 adds them in the lanes'
-// order: lane j adds value j + 32k for k = 0, 1, ..., the adds of fixed_blocks in the same
-// order, so the same bits. One trip to memory per block where fixed_blocks' warp makes
-// eight (16 loads in flight per lane), which is what small inputs wait for.
-template <precision P, class R>
+// src[0, n) into *d_result in one launch. The CTA's 256 threads load S of the block's lifted
+// values into shared memory at once (S: the whole block, or staged_part<A>), then warp 0
+// adds them in the lanes' order (lane j adds value j + 32k for k = 0, 1, ...), and so on to
+// the end of the block: the adds of fixed_blocks in the same order, so the same bits. One
+// trip to memory per S values where fixed_blocks' warp makes several, which is what small
+// inputs wait for.
+template <precision P, class R, std::size_t S>
 __global__ void __launch_bounds__(block_threads)
     fixed_blocks_staged(R r, source_t<R> src, std::size_t n, det::value_t<P, typename R::accumulator_type>* __restrict__ v,
                         typename R::result_type* __restrict__ d_result, unsigned* done) {
     using A = typename R::accumulator_type;
     using V = det::value_t<P, A>;
-    constexpr std::size_t stage_bytes = det::block * sizeof(A) > fold_group<V> * sizeof(V) ? det::block * sizeof(A)
-                                                                                               : fold_group<V> * sizeof(V);
-    __shared__ alignas(16) unsigned char raw[stage_bytes];  // the block's values, then the tree
+    // Shared-memory reads per lane before its adds; 8 in the part form keeps it to 32
+    // registers, which eight CTAs an SM need.
+    constexpr int in_flight = S == det::block ? loads_in_flight : 8;
+    static_assert(det::block % S == 0 && S % (32 * in_flight) == 0 && S % block_threads == 0);
+    constexpr std::size_t stage_bytes = S * sizeof(A) > fold_group<V> * sizeof(V) ? S * sizeof(A) : fold_group<V> * sizeof(V);
+    __shared__ alignas(16) unsigned char raw[stage_bytes];  // the staged values, then the tree
     A* stage = reinterpret_cast<A*>(raw);
     const std::size_t first = static_cast<std::size_t>(blockIdx.x) * det::block;
     const std::size_t count = n - first < det::block ? n - first : det::block;
+    V acc = det::zero<P, A>(R::identity());
+    for (std::size_t part = 0; part < count; part += S) {  // the same trips for every thread
+        const std::size_t here = count - part < S ? count - part : S;
 #pragma unroll
-    for (std::size_t u = 0; u < det::block / block_threads; ++u) {
-        const std::size_t i = threadIdx.x + u * block_threads;
-        if (i < count) stage[i] = r.lift(src[first + i], first + i);
-    }
-    __syncthreads();
-    if (threadIdx.x < 32) {
-        V acc = det::zero<P, A>(R::identity());
-        if (count == det::block) {  // 16 reads of shared memory in flight before the adds
-            for (std::size_t k = 0; k < det::block; k += 32 * loads_in_flight) {
-                A x[loads_in_flight];
-#pragma unroll
-                for (int u = 0; u < loads_in_flight; ++u) x[u] = stage[k + threadIdx.x + 32 * static_cast<std::size_t>(u)];
-#pragma unroll
-                for (int u = 0; u < loads_in_flight; ++u) det::add<P, A>(acc, x[u]);
-            }
-        } else {
-            for (std::size_t i = threadIdx.x; i < count; i += 32) det::add<P, A>(acc, stage[i]);
+        for (std::size_t u = 0; u < S / block_threads; ++u) {
+            const std::size_t i = threadIdx.x + u * block_threads;
+            if (i < here) stage[i] = r.lift(src[first + part + i], first + part + i);
         }
+        __syncthreads();
+        if (threadIdx.x < 32) {
+            if (here == S) {
+                for (std::size_t k = 0; k < S; k += 32 * in_flight) {
+                    A x[in_flight];
+#pragma unroll
+                    for (int u = 0; u < in_flight; ++u) x[u] = stage[k + threadIdx.x + 32 * static_cast<std::size_t>(u)];
+#pragma unroll
+                    for (int u = 0; u < in_flight; ++u) det::add<P, A>(acc, x[u]);
+                }
+            } else {
+                for (std::size_t i = threadIdx.x; i < here; i += 32) det::add<P, A>(acc, stage[i]);
+            }
+        }
+        __syncthreads();  // warp 0 has read the stage before the next part overwrites it
+    }
+    if (threadIdx.x < 32) {
         acc = lane_tree<P, A>(acc);
         // One block: the tree of its one value is that value, finished here.
         if (threadIdx.x == 0 && gridDim.x == 1) store_whole(d_result, r.finish(det::result<P, A>(acc)));
         else if (threadIdx.x == 0) v[blockIdx.x] = acc;
     }
-    if (gridDim.x == 1 || !last_block_done(done)) return;  // its barrier also ends every read of stage
+    if (gridDim.x == 1 || !last_block_done(done)) return;
     V* tree = reinterpret_cast<V*>(raw);
     fold_in_shared<P, A>(tree, [&](std::size_t i) { return v + i; }, det::block_count(n));
     if (threadIdx.x == 0) store_whole(d_result, r.finish(det::result<P, A>(tree[0])));
@@ -447,10 +466,10 @@ int wave() {
 }
 
 // CTAs of fixed_blocks_staged in one full wave on the current device.
-template <precision P, class R>
+template <precision P, class R, std::size_t S>
 int staged_wave() {
     static wave_cache cache{};
-    return one_wave(cache, fixed_blocks_staged<P, R>, block_threads, std::numeric_limits<int>::max());
+    return one_wave(cache, fixed_blocks_staged<P, R, S>, block_threads, std::numeric_limits<int>::max());
 }
 
 // Which form of fixed_blocks reads src[0, n): the C-lane vector form (C = vector_lanes<R>)
@@ -580,10 +599,22 @@ void enqueue_reduce(const R& r, source_t<R> src, std::size_t n, typename R::resu
         enqueue_tree<P>(r, values, m, values + m, d_result, stream);
         return;
     }
-    if (grid <= 0 && lanes == 0 && m <= fold_group<V> && m <= static_cast<std::size_t>(staged_wave<P, R>())) {
-        launch("fixed_blocks_staged launch", fixed_blocks_staged<P, R>, static_cast<unsigned>(m), block_threads, stream, r,
-               src, n, values, d_result, ws.done);
-        return;
+    if (grid <= 0 && lanes == 0 && m <= fold_group<V>) {
+        // The whole block staged at once while its CTAs fit a wave; past that, for doubles,
+        // the part form, whose CTAs fit a larger wave.
+        using A = typename R::accumulator_type;
+        if (m <= static_cast<std::size_t>(staged_wave<P, R, det::block>())) {
+            launch("fixed_blocks_staged launch", fixed_blocks_staged<P, R, det::block>, static_cast<unsigned>(m),
+                   block_threads, stream, r, src, n, values, d_result, ws.done);
+            return;
+        }
+        if constexpr (staged_part<A> < det::block) {
+            if (m <= static_cast<std::size_t>(staged_wave<P, R, staged_part<A>>())) {
+                launch("fixed_blocks_staged launch", fixed_blocks_staged<P, R, staged_part<A>>, static_cast<unsigned>(m),
+                       block_threads, stream, r, src, n, values, d_result, ws.done);
+                return;
+            }
+        }
     }
     launch_blocks<P>(r, src, n, 0, values, d_result, ws.done, stream, grid, lanes);
 }
