@@ -111,9 +111,8 @@ __attribute__((target("avx2"), flatten)) PREDUCE_NO_CONTRACT void block_values_a
 }
 
 // Compensated lanes (both compensated branches above) take the AVX-512 clone where the CPU
-// has it: TwoSum's six adds a double, or the float-to-double conversions, outrun two AVX2
-// ports at memory speed where two threads share a core, and the 16 sum and error registers
-// of a row of doubles spill. AVX-512 does the same operations lane by lane (so the same
+// has it: TwoSum's six adds a double, or the float-to-double conversions, kept the AVX2 loop
+// short of memory speed on a 2-vCPU VM, with 5 of a row's 8 error registers spilled. AVX-512 does the same operations lane by lane (so the same
 // bits) in half the instructions, with registers for the whole row.
 // The target string asks g++ for 512-bit vectors (its generic tuning uses 256-bit ones);
 // clang refuses that option in a target string and uses 512-bit vectors without it.
