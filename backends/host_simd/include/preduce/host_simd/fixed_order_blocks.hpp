@@ -13,6 +13,26 @@
 
 namespace preduce::detail::det {
 
+// Calls step(j, lift(src[i + j], i + j)) for the lanes j of the row at i: straight into the
+// step where the compiler keeps a product apart from the add anyway, else through a
+// laundered row (launder_row). (A row array in between for no reason costs: g++ 12 copied an
+// identity lift's row through the stack in 16-byte halves and read it back whole, stalling
+// every load of the compensated double loop.)
+template <class R, class Step>
+PREDUCE_NO_CONTRACT inline void lifted_row(const R& r, source_t<R> src, std::size_t i, Step&& step) {
+    if constexpr (!laundered_v<R>) {
+        PREDUCE_PRAGMA_OMP_SIMD
+        for (std::size_t j = 0; j < lanes; ++j) step(j, r.lift(src[i + j], i + j));
+    } else {
+        typename R::accumulator_type row[lanes];
+        PREDUCE_PRAGMA_OMP_SIMD
+        for (std::size_t j = 0; j < lanes; ++j) row[j] = r.lift(src[i + j], i + j);
+        launder_row<R>(row);
+        PREDUCE_PRAGMA_OMP_SIMD
+        for (std::size_t j = 0; j < lanes; ++j) step(j, row[j]);
+    }
+}
+
 template <precision P, class R>
 PREDUCE_NO_CONTRACT void block_values(const R& r, source_t<R> src, std::size_t n, std::size_t b0, std::size_t b1,
                   value_t<P, typename R::accumulator_type>* out) {
@@ -33,24 +53,14 @@ PREDUCE_NO_CONTRACT void block_values(const R& r, source_t<R> src, std::size_t n
             for (std::size_t j = 0; j < lanes; ++j) wide[j] = zero<P, A>(R::identity()).s;
             for (std::size_t i = first; i < first + block; i += lanes) {
                 prefetch_ahead(src, i, lanes * sizeof(typename R::value_type));
-                if constexpr (!laundered_v<R>) {
-                    PREDUCE_PRAGMA_OMP_SIMD
-                    for (std::size_t j = 0; j < lanes; ++j) wide[j] = wide[j] + W(r.lift(src[i + j], i + j));
-                } else {
-                    A row[lanes];
-                    PREDUCE_PRAGMA_OMP_SIMD
-                    for (std::size_t j = 0; j < lanes; ++j) row[j] = r.lift(src[i + j], i + j);
-                    launder_row<R>(row);
-                    PREDUCE_PRAGMA_OMP_SIMD
-                    for (std::size_t j = 0; j < lanes; ++j) wide[j] = wide[j] + W(row[j]);
-                }
+                lifted_row(r, src, i, [&](std::size_t j, A x) { wide[j] = wide[j] + W(x); });
             }
             for (std::size_t j = 0; j < lanes; ++j) lane[j] = V{wide[j], W(0)};
         } else if constexpr (P == precision::compensated) {
             // Double data, compensated: the sums and the error terms in arrays of their own
-            // (structure of arrays), over which the compiler vectorises TwoSum. With the
-            // prefetch below, this took the loop from about half the deterministic one's
-            // speed to 0.8-0.9 of it (openmp, 2^26 doubles, a 2-core AVX2 VM).
+            // (structure of arrays), over which the compiler vectorises TwoSum (as pairs it
+            // did not). Six adds an element, so the software prefetch below matters (without
+            // it the loop ran at half the deterministic one's speed: openmp, 2^26 doubles).
             W sum[lanes], err[lanes];
             for (std::size_t j = 0; j < lanes; ++j) {
                 sum[j] = zero<P, A>(R::identity()).s;
@@ -63,19 +73,7 @@ PREDUCE_NO_CONTRACT void block_values(const R& r, source_t<R> src, std::size_t n
             };
             for (std::size_t i = first; i < first + block; i += lanes) {
                 prefetch_ahead(src, i, lanes * sizeof(typename R::value_type));  // six adds an element
-                if constexpr (!laundered_v<R>) {
-                    // Lifted straight into TwoSum: a row array in between is copied through
-                    // the stack in halves and read back whole, stalling every load (g++ 12).
-                    PREDUCE_PRAGMA_OMP_SIMD
-                    for (std::size_t j = 0; j < lanes; ++j) step(j, r.lift(src[i + j], i + j));
-                } else {
-                    A row[lanes];
-                    PREDUCE_PRAGMA_OMP_SIMD
-                    for (std::size_t j = 0; j < lanes; ++j) row[j] = r.lift(src[i + j], i + j);
-                    launder_row<R>(row);
-                    PREDUCE_PRAGMA_OMP_SIMD
-                    for (std::size_t j = 0; j < lanes; ++j) step(j, row[j]);
-                }
+                lifted_row(r, src, i, step);
             }
             for (std::size_t j = 0; j < lanes; ++j) lane[j] = V{sum[j], err[j]};
         } else {
@@ -83,17 +81,7 @@ PREDUCE_NO_CONTRACT void block_values(const R& r, source_t<R> src, std::size_t n
             for (std::size_t i = first; i < first + block; i += lanes) {
                 // Products and other lifts: software prefetch, as the fast folds do.
                 if constexpr (prefetch_helps_v<R>) prefetch_ahead(src, i, lanes * sizeof(typename R::value_type));
-                if constexpr (!laundered_v<R>) {  // one loop, as fast as it gets
-                    PREDUCE_PRAGMA_OMP_SIMD
-                    for (std::size_t j = 0; j < lanes; ++j) add<P, A>(lane[j], r.lift(src[i + j], i + j));
-                } else {
-                    A row[lanes];
-                    PREDUCE_PRAGMA_OMP_SIMD
-                    for (std::size_t j = 0; j < lanes; ++j) row[j] = r.lift(src[i + j], i + j);
-                    launder_row<R>(row);
-                    PREDUCE_PRAGMA_OMP_SIMD
-                    for (std::size_t j = 0; j < lanes; ++j) add<P, A>(lane[j], row[j]);
-                }
+                lifted_row(r, src, i, [&](std::size_t j, A x) { add<P, A>(lane[j], x); });
             }
         }
         for (std::size_t w = lanes / 2; w > 0; w /= 2)
