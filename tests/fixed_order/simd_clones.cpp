@@ -46,7 +46,7 @@ void check_clones(const R& r, source_t<R> src, std::size_t n) {
     if (detail::cpu_has_avx2()) {
         check("avx2", [&](V* out) { det::block_values_avx2<P>(r, src, n, 0, blocks, out); });
         if constexpr (P == precision::compensated) {
-            if (det::cpu_has_avx512())
+            if (detail::cpu_has_avx512())
                 check("avx512", [&](V* out) { det::block_values_avx512<P>(r, src, n, 0, blocks, out); });
             else
                 WARN("this CPU has no AVX-512: the AVX-512 clone is not checked here");

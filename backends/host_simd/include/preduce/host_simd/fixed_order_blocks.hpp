@@ -72,7 +72,7 @@ PREDUCE_NO_CONTRACT void block_values(const R& r, source_t<R> src, std::size_t n
                 err[j] = plus(err[j], t.c);
             };
             for (std::size_t i = first; i < first + block; i += lanes) {
-                prefetch_ahead(src, i, lanes * sizeof(typename R::value_type));  // six adds an element
+                prefetch_ahead(src, i, lanes * sizeof(typename R::value_type));
                 lifted_row(r, src, i, step);
             }
             for (std::size_t j = 0; j < lanes; ++j) lane[j] = V{sum[j], err[j]};
@@ -100,8 +100,9 @@ __attribute__((target("avx2"), flatten)) PREDUCE_NO_CONTRACT void block_values_a
 
 // Compensated lanes (both compensated branches above) take the AVX-512 clone where the CPU
 // has it: TwoSum's six adds a double, or the float-to-double conversions, kept the AVX2 loop
-// short of memory speed on a 2-vCPU VM, with 5 of a row's 8 error registers spilled. AVX-512 does the same operations lane by lane (so the same
-// bits) in half the instructions, with registers for the whole row.
+// short of memory speed on a 2-vCPU VM, with 5 of a row's 8 error registers spilled.
+// AVX-512 does the same operations lane by lane (so the same bits) in half the
+// instructions, with registers for the whole row.
 // The target string asks g++ for 512-bit vectors (its generic tuning uses 256-bit ones);
 // clang refuses that option in a target string and uses 512-bit vectors without it.
 #if defined(__clang__)
@@ -114,11 +115,6 @@ __attribute__((target(PREDUCE_HOST_AVX512_TARGET), flatten)) PREDUCE_NO_CONTRACT
 block_values_avx512(const R& r, source_t<R> src, std::size_t n, std::size_t b0, std::size_t b1,
                     value_t<P, typename R::accumulator_type>* out) {
     block_values<P>(r, src, n, b0, b1, out);
-}
-
-inline bool cpu_has_avx512() noexcept {
-    static const bool yes = __builtin_cpu_supports("avx512f") && __builtin_cpu_supports("avx512vl");
-    return yes;
 }
 #endif
 

@@ -353,6 +353,11 @@ inline bool cpu_has_avx2() noexcept {
     static const bool yes = __builtin_cpu_supports("avx2");
     return yes;
 }
+// The compensated fixed-order folds' AVX-512 clone (fixed_order_blocks.hpp) needs these.
+inline bool cpu_has_avx512() noexcept {
+    static const bool yes = __builtin_cpu_supports("avx512f") && __builtin_cpu_supports("avx512vl");
+    return yes;
+}
 #endif
 
 template <class R>

@@ -374,9 +374,7 @@ __global__ void __launch_bounds__(block_threads)
 // 16 KiB, half a block of doubles, so that eight CTAs fit an SM where the whole block's
 // 32 KiB fit seven (on an H200 a wave of 1056 against 924: 2^22 doubles are 1024 blocks).
 template <class A>
-inline constexpr std::size_t staged_part = (std::size_t{16} << 10) / sizeof(A) < det::block
-                                               ? (std::size_t{16} << 10) / sizeof(A)
-                                               : det::block;
+inline constexpr std::size_t staged_part = std::min(det::block, (std::size_t{16} << 10) / sizeof(A));
 
 // The block values of few blocks (m at most one wave of this kernel's CTAs), one CTA per
 // block, then the tree in the last CTA to finish (done, 0 at launch): the whole reduction of
@@ -396,7 +394,7 @@ __global__ void __launch_bounds__(block_threads)
     // registers, which eight CTAs an SM need.
     constexpr int in_flight = S == det::block ? loads_in_flight : 8;
     static_assert(det::block % S == 0 && S % (32 * in_flight) == 0 && S % block_threads == 0);
-    constexpr std::size_t stage_bytes = S * sizeof(A) > fold_group<V> * sizeof(V) ? S * sizeof(A) : fold_group<V> * sizeof(V);
+    constexpr std::size_t stage_bytes = std::max(S * sizeof(A), fold_group<V> * sizeof(V));
     __shared__ alignas(16) unsigned char raw[stage_bytes];  // the staged values, then the tree
     A* stage = reinterpret_cast<A*>(raw);
     const std::size_t first = static_cast<std::size_t>(blockIdx.x) * det::block;
@@ -465,11 +463,19 @@ int wave() {
     return one_wave(cache, fixed_blocks<P, R, C>, block_threads, std::numeric_limits<int>::max());
 }
 
-// CTAs of fixed_blocks_staged in one full wave on the current device.
+// Launches fixed_blocks_staged<P, R, S> over src[0, n) (m blocks) if they fit one full wave
+// of its CTAs on the current device; returns whether it did.
 template <precision P, class R, std::size_t S>
-int staged_wave() {
+bool launch_staged(const R& r, source_t<R> src, std::size_t n, std::size_t m,
+                   det::value_t<P, typename R::accumulator_type>* values, typename R::result_type* d_result,
+                   unsigned* done, cudaStream_t stream) {
     static wave_cache cache{};
-    return one_wave(cache, fixed_blocks_staged<P, R, S>, block_threads, std::numeric_limits<int>::max());
+    if (m > static_cast<std::size_t>(
+                one_wave(cache, fixed_blocks_staged<P, R, S>, block_threads, std::numeric_limits<int>::max())))
+        return false;
+    launch("fixed_blocks_staged launch", fixed_blocks_staged<P, R, S>, static_cast<unsigned>(m), block_threads, stream,
+           r, src, n, values, d_result, done);
+    return true;
 }
 
 // Which form of fixed_blocks reads src[0, n): the C-lane vector form (C = vector_lanes<R>)
@@ -602,19 +608,10 @@ void enqueue_reduce(const R& r, source_t<R> src, std::size_t n, typename R::resu
     if (grid <= 0 && lanes == 0 && m <= fold_group<V>) {
         // The whole block staged at once while its CTAs fit a wave; past that, for doubles,
         // the part form, whose CTAs fit a larger wave.
-        using A = typename R::accumulator_type;
-        if (m <= static_cast<std::size_t>(staged_wave<P, R, det::block>())) {
-            launch("fixed_blocks_staged launch", fixed_blocks_staged<P, R, det::block>, static_cast<unsigned>(m),
-                   block_threads, stream, r, src, n, values, d_result, ws.done);
-            return;
-        }
-        if constexpr (staged_part<A> < det::block) {
-            if (m <= static_cast<std::size_t>(staged_wave<P, R, staged_part<A>>())) {
-                launch("fixed_blocks_staged launch", fixed_blocks_staged<P, R, staged_part<A>>, static_cast<unsigned>(m),
-                       block_threads, stream, r, src, n, values, d_result, ws.done);
-                return;
-            }
-        }
+        constexpr std::size_t part = staged_part<typename R::accumulator_type>;
+        if (launch_staged<P, R, det::block>(r, src, n, m, values, d_result, ws.done, stream)) return;
+        if constexpr (part < det::block)
+            if (launch_staged<P, R, part>(r, src, n, m, values, d_result, ws.done, stream)) return;
     }
     launch_blocks<P>(r, src, n, 0, values, d_result, ws.done, stream, grid, lanes);
 }
