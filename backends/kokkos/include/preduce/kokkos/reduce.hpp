@@ -132,23 +132,25 @@ typename R::accumulator_type run(source_t<R> src, std::size_t n, const R& reduce
     }
 }
 
-// Locates each input array, takes Kokkos (runtime.hpp), stages the arrays where the
-// execution space reads them (stage.hpp), and calls go(staged source).
+// Locates each input array, then inside launch() (runtime.hpp) stages the arrays where the
+// execution space reads them (stage.hpp) and calls go(staged source).
 template <class T, class Go>
 auto with_staged(const T* data, std::size_t n, Go&& go) {
     const memory_kind where = locate(data);
-    const auto lock = acquire();
-    const staged_array<execution_space, T> in(data, n, where, "data");
-    return go(in.get());
+    return launch([&] {
+        const staged_array<execution_space, T> in(data, n, where, "data");
+        return go(in.get());
+    });
 }
 
 template <class A, class B, class Go>
 auto with_staged(zip_source<A, B> src, std::size_t n, Go&& go) {
     const memory_kind wx = locate(src.first), wy = locate(src.second);
-    const auto lock = acquire();
-    const staged_array<execution_space, A> x(src.first, n, wx, "x");
-    const staged_array<execution_space, B> y(src.second, n, wy, "y");
-    return go(zip_source<A, B>{x.get(), y.get()});
+    return launch([&] {
+        const staged_array<execution_space, A> x(src.first, n, wx, "x");
+        const staged_array<execution_space, B> y(src.second, n, wy, "y");
+        return go(zip_source<A, B>{x.get(), y.get()});
+    });
 }
 
 } // namespace detail
@@ -192,13 +194,15 @@ void reduce_segments_source(source_t<R> src, std::size_t n, const ::preduce::det
             detail::require_host_memory(layout.offsets, layout.count + 1, "offsets");
             ::preduce::detail::check_offsets(layout.offsets, layout.count, n);
         }
-        const auto lock = acquire();
-        const auto threads = static_cast<std::size_t>(execution_space().concurrency());
-        ::preduce::detail::segmented::reduce<P>(reducer, src, layout, out, threads > 0 ? threads : 1,
-                                                [](std::size_t count, auto&& task) {
-            Kokkos::parallel_for("preduce::kokkos::reduce_segments", detail::policy<execution_space>(0, static_cast<std::int64_t>(count)),
-                                 [&](std::int64_t t) { task(static_cast<std::size_t>(t)); });
-            Kokkos::fence();
+        launch([&] {
+            const auto threads = static_cast<std::size_t>(execution_space().concurrency());
+            ::preduce::detail::segmented::reduce<P>(reducer, src, layout, out, threads > 0 ? threads : 1,
+                                                    [](std::size_t count, auto&& task) {
+                Kokkos::parallel_for("preduce::kokkos::reduce_segments",
+                                     detail::policy<execution_space>(0, static_cast<std::int64_t>(count)),
+                                     [&](std::int64_t t) { task(static_cast<std::size_t>(t)); });
+                Kokkos::fence();
+            });
         });
     }
 }

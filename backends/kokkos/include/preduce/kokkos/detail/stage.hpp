@@ -27,7 +27,7 @@ inline const char* memory_name(memory_kind k) {
 }
 
 // data[0, n) as ExecSpace reads it. `where` is locate(data), `what` names the array in
-// messages. Construct with Kokkos initialized (under acquire()); the copy, if any, lives
+// messages. Construct with Kokkos initialized (inside launch()); the copy, if any, lives
 // as long as this object.
 template <class ExecSpace, class T>
 class staged_array {

@@ -1,0 +1,79 @@
+#!/usr/bin/env bash
+# Builds and installs a Kokkos prefix from a source tarball, for testing preduce's kokkos
+# backend against Kokkos 4 (the README's configuration uses Debian's Kokkos 3.4.1):
+#
+#   scripts/kokkos/build.sh TARBALL PREFIX [openmp|threads]
+#
+#   openmp   Kokkos_ENABLE_OPENMP + SERIAL (the default)
+#   threads  Kokkos_ENABLE_THREADS + SERIAL
+#
+# TARBALL is a Kokkos source archive whose top folder is kokkos/ (for example
+# ../shared/third_party/kokkos-4.6.99-28848df.tar.gz, see third_party_tarball below). The
+# build folder is PREFIX.build, removed after the install; an existing PREFIX whose
+# stamp file names the same tarball and space is kept as it is. Prints the prefix last.
+#
+#   scripts/kokkos/build.sh --find-tarball
+#
+# prints the path of the Kokkos snapshot among the project's third-party sources
+# ($PREDUCE_THIRD_PARTY, then ../shared/third_party beside the repository, then
+# /work/shared/third_party), or fails.
+set -euo pipefail
+here=$(cd "$(dirname "$0")" && pwd)
+repo=$(cd "$here/../.." && pwd)
+
+find_tarball() {
+  local d
+  for d in "${PREDUCE_THIRD_PARTY:-}" "$repo/../shared/third_party" /work/shared/third_party; do
+    [ -n "$d" ] || continue
+    for f in "$d"/kokkos-*.tar.gz; do
+      if [ -f "$f" ]; then echo "$f"; return 0; fi
+    done
+  done
+  echo "kokkos/build.sh: no kokkos-*.tar.gz in \$PREDUCE_THIRD_PARTY, $repo/../shared/third_party or /work/shared/third_party" >&2
+  return 1
+}
+
+if [ "${1:-}" = --find-tarball ]; then
+  find_tarball
+  exit
+fi
+if [ $# -lt 2 ] || [ $# -gt 3 ]; then
+  echo "usage: $0 TARBALL PREFIX [openmp|threads]  |  $0 --find-tarball" >&2
+  exit 2
+fi
+tarball=$(cd "$(dirname "$1")" && pwd)/$(basename "$1")
+prefix=$2
+space=${3:-openmp}
+[ -f "$tarball" ] || { echo "kokkos/build.sh: no such tarball: $tarball" >&2; exit 2; }
+mkdir -p "$prefix"
+prefix=$(cd "$prefix" && pwd)
+
+stamp="$prefix/.preduce-kokkos-build"
+want="$(basename "$tarball") $(stat -c %s "$tarball") $space"
+if [ -f "$stamp" ] && [ "$(cat "$stamp")" = "$want" ]; then
+  echo "kokkos/build.sh: $prefix already holds $want" >&2
+  echo "$prefix"
+  exit 0
+fi
+
+options=(-DKokkos_ENABLE_SERIAL=ON -DCMAKE_CXX_STANDARD=20 -DKokkos_ENABLE_TESTS=OFF -DKokkos_ENABLE_EXAMPLES=OFF)
+case "$space" in
+  openmp)  options+=(-DKokkos_ENABLE_OPENMP=ON) ;;
+  threads) options+=(-DKokkos_ENABLE_THREADS=ON) ;;
+  *) echo "kokkos/build.sh: unknown space '$space' (openmp or threads)" >&2; exit 2 ;;
+esac
+
+work="$prefix.build"
+rm -rf "$work"
+mkdir -p "$work"
+tar -xzf "$tarball" -C "$work"
+src="$work/kokkos"
+[ -f "$src/CMakeLists.txt" ] || { echo "kokkos/build.sh: $tarball has no kokkos/CMakeLists.txt" >&2; exit 2; }
+cmake -S "$src" -B "$work/build" -G Ninja -DCMAKE_BUILD_TYPE=Release -DCMAKE_INSTALL_PREFIX="$prefix" \
+  "${options[@]}" >"$work/configure.log" 2>&1 || { cat "$work/configure.log" >&2; exit 1; }
+cmake --build "$work/build" >"$work/build.log" 2>&1 || { tail -50 "$work/build.log" >&2; exit 1; }
+cmake --install "$work/build" >/dev/null
+rm -rf "$work"
+echo "$want" >"$stamp"
+echo "kokkos/build.sh: installed Kokkos ($space) from $(basename "$tarball") into $prefix" >&2
+echo "$prefix"
