@@ -8,6 +8,7 @@
 #include <catch2/catch.hpp>
 #include <cuda_runtime_api.h>
 
+#include <algorithm>
 #include <cmath>
 #include <cstdint>
 #include <cstdlib>
@@ -181,6 +182,46 @@ void fixed_cases_of(const std::vector<T>& x, const std::vector<T>& y, const T* d
                                                      preduce::detail::det::reduce_serial<P>(sum, x.data(), n)));
     }
 }
+// The block tree alone, through fixed_tree's launches (what host staging and several GPUs
+// use): det::block_tree's bits for every count up to 67, around every power of two from a
+// warp's span to several of its groups, and at three groups and a part.
+template <preduce::precision P, class T>
+void tree_case() {
+    namespace det = preduce::detail::det;
+    namespace fixed = preduce::cuda::detail::fixed;
+    using V = det::value_t<P, T>;
+    constexpr std::size_t G = fixed::tree_group<V>;
+    std::vector<std::size_t> counts;
+    for (std::size_t m = 1; m <= 67; ++m) counts.push_back(m);
+    for (std::size_t p = 128; p <= 4 * G; p *= 2)
+        for (std::size_t m : {p - 1, p, p + 1, p + 31}) counts.push_back(m);
+    counts.push_back(3 * G + 4099);
+    const std::size_t most = *std::max_element(counts.begin(), counts.end());
+    // Values with a nonzero compensation part, of mixed signs and magnitudes.
+    std::vector<V> values(most);
+    for (std::size_t i = 0; i < most; ++i) {
+        values[i] = det::zero<P, T>(T{0});
+        det::add<P, T>(values[i], fixed_value<T>(i));
+        det::add<P, T>(values[i], fixed_value<T>(i + 500009));
+    }
+    V* d_values = nullptr;
+    T* d_out = nullptr;
+    REQUIRE(cudaMalloc(&d_values, (most + fixed::tree_scratch<V>(most)) * sizeof(V)) == cudaSuccess);
+    REQUIRE(cudaMalloc(&d_out, sizeof(T)) == cudaSuccess);
+    const preduce::sum_reducer<T> r{};
+    for (std::size_t m : counts) {
+        cudaMemcpy(d_values, values.data(), m * sizeof(V), cudaMemcpyHostToDevice);
+        fixed::enqueue_tree<P>(r, d_values, m, d_values + m, d_out, cudaStreamPerThread);
+        cudaStreamSynchronize(cudaStreamPerThread);
+        std::vector<V> host(values.begin(), values.begin() + static_cast<std::ptrdiff_t>(m));
+        const T want = r.finish(det::result<P, T>(det::block_tree<P, T>(host.data(), m, T{0})));
+        INFO(preduce::name(P) << ", count " << m);
+        CHECK(same_bits<preduce::sum_reducer<T>>(to_host(d_out), want));
+    }
+    cudaFree(d_out);
+    cudaFree(d_values);
+}
+
 } // namespace
 
 TEST_CASE("reduce_async: argmax with the pool workspace and wide_sum with the caller's, on a user stream, and "
@@ -356,10 +397,10 @@ TEMPLATE_TEST_CASE("precision::deterministic and compensated: the host reference
                    "pageable memory, through the compiled library and under every grid",
                    "[fixed]", float, double) {
     using T = TestType;
-    // The last one has 8195 block values: 65 groups of the in-launch block tree (128 values
-    // each, the last one short), and more than one group of fixed_tree's launches, which the
-    // pageable path's staging uses, for every value type (8192 floats, 4096 doubles or float
-    // pairs, 2048 double pairs).
+    // The last one has 8195 block values: 3 to 9 groups of the in-launch block tree
+    // (fold_group values each, the last one short), and more than one group of fixed_tree's
+    // launches, which the pageable path's staging uses, for every value type (8192 floats,
+    // 4096 doubles, 2048 compensated pairs).
     const std::size_t fixed_sizes[] = {0,    1,    31,    32,     33,      4095,          4096,    4097,
                                        8191, 8193, 100003, 1 << 20, (1 << 22) + 5, 3000017, (1 << 25) + 3 * 4096 + 7};
     for (std::size_t n : fixed_sizes) {
@@ -373,6 +414,12 @@ TEMPLATE_TEST_CASE("precision::deterministic and compensated: the host reference
         fixed_cases_of<preduce::precision::deterministic>(x, y, dx.p, dy.p, n);
         fixed_cases_of<preduce::precision::compensated>(x, y, dx.p, dy.p, n);
     }
+}
+
+TEMPLATE_TEST_CASE("the block tree's launches give det::block_tree's bits for every count around its edges", "[fixed]",
+                   float, double) {
+    tree_case<preduce::precision::deterministic, TestType>();
+    tree_case<preduce::precision::compensated, TestType>();
 }
 
 TEMPLATE_TEST_CASE("operations outside the fixed order refuse precision::deterministic and compensated", "[fixed]",
