@@ -7,6 +7,9 @@
 #   openmp   Kokkos_ENABLE_OPENMP + SERIAL (the default)
 #   threads  Kokkos_ENABLE_THREADS + SERIAL
 #
+# Built without Kokkos 4's deprecated API (Kokkos_ENABLE_DEPRECATED_CODE_4=OFF, which Kokkos
+# 5 removes), so that code built against the prefix needs none of it.
+#
 # TARBALL is a Kokkos source archive whose top folder is kokkos/ (for example
 # ../shared/third_party/kokkos-4.6.99-28848df.tar.gz, see third_party_tarball below). The
 # build folder is PREFIX.build, removed after the install; an existing PREFIX whose
@@ -49,14 +52,15 @@ mkdir -p "$prefix"
 prefix=$(cd "$prefix" && pwd)
 
 stamp="$prefix/.preduce-kokkos-build"
-want="$(basename "$tarball") $(stat -c %s "$tarball") $space"
+want="$(basename "$tarball") $(stat -c %s "$tarball") $space no-deprecated-4"
 if [ -f "$stamp" ] && [ "$(cat "$stamp")" = "$want" ]; then
   echo "kokkos/build.sh: $prefix already holds $want" >&2
   echo "$prefix"
   exit 0
 fi
 
-options=(-DKokkos_ENABLE_SERIAL=ON -DCMAKE_CXX_STANDARD=20 -DKokkos_ENABLE_TESTS=OFF -DKokkos_ENABLE_EXAMPLES=OFF)
+options=(-DKokkos_ENABLE_SERIAL=ON -DCMAKE_CXX_STANDARD=20 -DKokkos_ENABLE_TESTS=OFF -DKokkos_ENABLE_EXAMPLES=OFF
+         -DKokkos_ENABLE_DEPRECATED_CODE_4=OFF)
 case "$space" in
   openmp)  options+=(-DKokkos_ENABLE_OPENMP=ON) ;;
   threads) options+=(-DKokkos_ENABLE_THREADS=ON) ;;
