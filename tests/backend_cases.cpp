@@ -23,6 +23,9 @@
 
 using namespace preduce;
 using namespace preduce::test;
+// The min and max operations are written preduce::min and preduce::max: built with nvcc (a
+// Kokkos on CUDA compiles every file through nvcc_wrapper), CUDA's headers declare ::min and
+// ::max as well.
 
 namespace {
 
@@ -109,8 +112,8 @@ TEMPLATE_TEST_CASE("floating point: NaN and infinities and signed zeros and deno
             check_every_op<T>(std::span<const T>(v));
             CHECK(run(v, argmin).index == pos);
             CHECK(run(v, argmax).index == pos);
-            CHECK(std::isnan(run(v, min)));
-            CHECK(std::isnan(run(v, max)));
+            CHECK(std::isnan(run(v, preduce::min)));
+            CHECK(std::isnan(run(v, preduce::max)));
             CHECK(std::isnan(run(v, sum)));
             CHECK(std::isnan(run(v, sumsq)));
             CHECK(std::isnan(run(v, mean)));
@@ -130,14 +133,14 @@ TEMPLATE_TEST_CASE("floating point: NaN and infinities and signed zeros and deno
             if (n > 1) {
                 w[(pos + 1) % n] = -inf;
                 CHECK(std::isnan(run(w, sum)));
-                CHECK(run(w, min) == -inf);
+                CHECK(run(w, preduce::min) == -inf);
             }
         }
         // Signed zeros: -0.0 sorts below +0.0 in min/max/argmin/argmax.
         std::vector<T> zeros(n, T(0));
         zeros[n / 2] = T(-0.0);
-        CHECK(std::signbit(run(zeros, min)));
-        CHECK(std::signbit(run(zeros, max)) == (n == 1));
+        CHECK(std::signbit(run(zeros, preduce::min)));
+        CHECK(std::signbit(run(zeros, preduce::max)) == (n == 1));
         CHECK(run(zeros, argmin).index == n / 2);
         CHECK(run(zeros, argmax).index == 0u);  // the first +0.0 (or the lone -0.0 when n == 1)
         check_every_op<T>(std::span<const T>(zeros));
@@ -158,8 +161,8 @@ TEMPLATE_TEST_CASE("empty input gives the identity", "[empty]", PREDUCE_TEST_TYP
     CHECK(run(none, sum) == T(0));
     CHECK(run(none, wide_sum) == wide_t<T>(0));
     CHECK(run(none, prod) == T(1));
-    CHECK(same(run(none, min), oracle::identity<T, false>()));
-    CHECK(same(run(none, max), oracle::identity<T, true>()));
+    CHECK(same(run(none, preduce::min), oracle::identity<T, false>()));
+    CHECK(same(run(none, preduce::max), oracle::identity<T, true>()));
     CHECK(run(none, argmin).index == no_index);
     CHECK(run(none, argmax).index == no_index);
     CHECK(run(none, count_if(greater(T(0)))) == 0u);
@@ -325,7 +328,7 @@ TEST_CASE("precision: exact operations ignore it and other float reductions refu
     for (precision p : {precision::deterministic, precision::compensated}) {
         const options o{.precision = p};
         CHECK(same(run(f, argmin, o), run(f, argmin)));
-        CHECK(same(run(f, max, o), run(f, max)));
+        CHECK(same(run(f, preduce::max, o), run(f, preduce::max)));
         CHECK(run(f, count_if(greater(0.0f)), o) == run(f, count_if(greater(0.0f))));
         CHECK(run(i, sum, o) == run(i, sum));
         CHECK_THROWS_AS(run(f, moments, o), preduce::invalid_argument);

@@ -22,6 +22,7 @@
 
 using namespace preduce;
 using namespace preduce::test;
+// preduce::min and preduce::max are written out: see backend_cases.cpp.
 
 namespace {
 
@@ -101,8 +102,8 @@ void check_segments(std::span<const T> x, const std::vector<std::uint64_t>& offs
 template <class T>
 void check_every_op_on_segments(std::span<const T> x, const std::vector<std::uint64_t>& offsets) {
     check_segments(x, offsets, sum, "sum");
-    check_segments(x, offsets, min, "min");
-    check_segments(x, offsets, max, "max");
+    check_segments(x, offsets, preduce::min, "min");
+    check_segments(x, offsets, preduce::max, "max");
     check_segments(x, offsets, argmin, "argmin");
     check_segments(x, offsets, argmax, "argmax");
     check_segments(x, offsets, minmax, "minmax");
@@ -161,8 +162,8 @@ TEST_CASE("segments: one huge segment, NaN and ties inside segments, two inputs,
         const std::string w(what);
         if (w == "argmin") check_segments<float>(x, offsets, argmin, what);
         if (w == "argmax") check_segments<float>(x, offsets, argmax, what);
-        if (w == "min") check_segments<float>(x, offsets, min, what);
-        if (w == "max") check_segments<float>(x, offsets, max, what);
+        if (w == "min") check_segments<float>(x, offsets, preduce::min, what);
+        if (w == "max") check_segments<float>(x, offsets, preduce::max, what);
     }
     // The index of a segment's argmin counts from the segment's start.
     const auto am = segments_under_test<float>(x, offsets, argmin);

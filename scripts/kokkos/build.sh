@@ -2,10 +2,16 @@
 # Builds and installs a Kokkos prefix from a source tarball, for testing preduce's kokkos
 # backend against Kokkos 4 (the README's configuration uses Debian's Kokkos 3.4.1):
 #
-#   scripts/kokkos/build.sh TARBALL PREFIX [openmp|threads]
+#   scripts/kokkos/build.sh TARBALL PREFIX [openmp|threads|cuda]
 #
 #   openmp   Kokkos_ENABLE_OPENMP + SERIAL (the default)
 #   threads  Kokkos_ENABLE_THREADS + SERIAL
+#   cuda     Kokkos_ENABLE_CUDA for Hopper (sm_90) + SERIAL, nvcc from $CUDA_HOME (default
+#            /usr/local/cuda) through the sources' nvcc_wrapper, which is then the C++
+#            compiler of anything built against the prefix (PREFIX/bin/nvcc_wrapper).
+#            Sources from before Kokkos' CUDA 13 support (4.7.1) get scripts/kokkos/cuda13.patch
+#            first: the two runtime calls whose signatures CUDA 13 changed, and nvcc_wrapper's
+#            default architecture (sm_70, which CUDA 13 dropped) set to sm_90.
 #
 # Built without Kokkos 4's deprecated API (Kokkos_ENABLE_DEPRECATED_CODE_4=OFF, which Kokkos
 # 5 removes), so that code built against the prefix needs none of it.
@@ -41,7 +47,7 @@ if [ "${1:-}" = --find-tarball ]; then
   exit
 fi
 if [ $# -lt 2 ] || [ $# -gt 3 ]; then
-  echo "usage: $0 TARBALL PREFIX [openmp|threads]  |  $0 --find-tarball" >&2
+  echo "usage: $0 TARBALL PREFIX [openmp|threads|cuda]  |  $0 --find-tarball" >&2
   exit 2
 fi
 tarball=$(cd "$(dirname "$1")" && pwd)/$(basename "$1")
@@ -64,7 +70,9 @@ options=(-DKokkos_ENABLE_SERIAL=ON -DCMAKE_CXX_STANDARD=20 -DKokkos_ENABLE_TESTS
 case "$space" in
   openmp)  options+=(-DKokkos_ENABLE_OPENMP=ON) ;;
   threads) options+=(-DKokkos_ENABLE_THREADS=ON) ;;
-  *) echo "kokkos/build.sh: unknown space '$space' (openmp or threads)" >&2; exit 2 ;;
+  cuda)    options+=(-DKokkos_ENABLE_CUDA=ON -DKokkos_ARCH_HOPPER90=ON)
+           export PATH="${CUDA_HOME:-/usr/local/cuda}/bin:$PATH" ;;
+  *) echo "kokkos/build.sh: unknown space '$space' (openmp, threads or cuda)" >&2; exit 2 ;;
 esac
 
 work="$prefix.build"
@@ -73,6 +81,16 @@ mkdir -p "$work"
 tar -xzf "$tarball" -C "$work"
 src="$work/kokkos"
 [ -f "$src/CMakeLists.txt" ] || { echo "kokkos/build.sh: $tarball has no kokkos/CMakeLists.txt" >&2; exit 2; }
+if [ "$space" = cuda ]; then
+  if grep -q "cudaGraphAddDependencies(graph, from, to, numDependencies)" "$src/core/src/Cuda/Kokkos_Cuda_Instance.hpp"; then
+    patch -s -d "$work" -p0 <"$here/cuda13.patch"
+  fi
+  # The wrapper as the prefix will hold it, so that the installed configuration names a
+  # compiler that outlives this build folder.
+  mkdir -p "$prefix/bin"
+  cp "$src/bin/nvcc_wrapper" "$prefix/bin/nvcc_wrapper"
+  options+=(-DCMAKE_CXX_COMPILER="$prefix/bin/nvcc_wrapper")
+fi
 cmake -S "$src" -B "$work/build" -G Ninja -DCMAKE_BUILD_TYPE=Release -DCMAKE_INSTALL_PREFIX="$prefix" \
   "${options[@]}" >"$work/configure.log" 2>&1 || { cat "$work/configure.log" >&2; exit 1; }
 cmake --build "$work/build" >"$work/build.log" 2>&1 || { tail -50 "$work/build.log" >&2; exit 1; }

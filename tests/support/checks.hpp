@@ -53,11 +53,15 @@ void check_moments(std::span<const T> x, const options& opts) {
         CHECK(std::isnan(got_var));
         return;
     }
-    for (const double mean : {got.mean, got_mean}) {
+    // Arrays, not braced lists: nvcc (Kokkos on CUDA builds every file with it) mistranslates
+    // a range-for over a braced list in a template.
+    const double means[] = {got.mean, got_mean};
+    for (const double mean : means) {
         if (!std::isfinite(ref.mean)) CHECK(same(mean, static_cast<double>(ref.mean)));
         else CHECK(std::fabs(mean - ref.mean) <= oracle::mean_tolerance(ref));
     }
-    for (const double var : {got.variance(), got_var}) {
+    const double variances[] = {got.variance(), got_var};
+    for (const double var : variances) {
         if (!std::isfinite(ref.mean)) CHECK(std::isnan(var));
         else if (std::isfinite(ref.mean_square)) CHECK(std::fabs(var - ref.variance) <= oracle::variance_tolerance(ref));
     }
