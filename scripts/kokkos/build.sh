@@ -17,7 +17,7 @@
 # 5 removes), so that code built against the prefix needs none of it.
 #
 # TARBALL is a Kokkos source archive whose top folder is kokkos/ (for example
-# ../shared/third_party/kokkos-4.6.99-28848df.tar.gz, see third_party_tarball below). The
+# ../shared/third_party/kokkos-4.6.99-28848df.tar.gz, see --find-tarball below). The
 # build folder is PREFIX.build, removed after the install; an existing PREFIX whose
 # stamp file names the same tarball and space is kept as it is. Prints the prefix last.
 #

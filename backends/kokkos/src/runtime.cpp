@@ -175,13 +175,15 @@ void initialize_kokkos(void*) {
     Kokkos::initialize(argc, argv);
 }
 
-// Kokkos initialized for preduce's launches (launch_mutex held).
+// Kokkos initialized for preduce's launches (launch_mutex held). Finalized means finalized
+// by the application, or finalized part way: a Kokkos::Threads of ours whose finalize the
+// application called from its own thread still reports itself initialized.
 void ensure_initialized() {
+    if (kokkos_finalized() && (!Kokkos::is_initialized() || kokkos_thread != nullptr))
+        throw backend_unavailable(
+            "preduce::reduce(kokkos): Kokkos has been finalized and cannot be initialized again in this "
+            "process; reduce before Kokkos::finalize() (e.g. keep a Kokkos::ScopeGuard alive in main)");
     if (!Kokkos::is_initialized()) {
-        if (kokkos_finalized())
-            throw backend_unavailable(
-                "preduce::reduce(kokkos): Kokkos has been finalized and cannot be initialized again in this "
-                "process; reduce before Kokkos::finalize() (e.g. keep a Kokkos::ScopeGuard alive in main)");
         check_environment();
         if (threads_space && kokkos_thread == nullptr) kokkos_thread = new own_thread();
         try {
@@ -209,9 +211,6 @@ namespace detail {
 void run_launch(void (*task)(void*), void* arg) {
     std::lock_guard<std::mutex> lock(launch_mutex);
     ensure_initialized();
-    if (kokkos_finalized())  // the application finalized a Kokkos whose thread is ours
-        throw backend_unavailable("preduce::reduce(kokkos): Kokkos has been finalized and cannot be initialized "
-                                  "again in this process");
     run_there(task, arg);
 }
 
