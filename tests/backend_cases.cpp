@@ -322,6 +322,48 @@ TEMPLATE_TEST_CASE("deterministic and compensated sums have the same bits on eve
             }
 }
 
+TEMPLATE_TEST_CASE("a NaN deterministic or compensated sum is the canonical quiet NaN on every backend",
+                   "[precision][float]", float, double) {
+    using T = TestType;
+    using L = std::numeric_limits<T>;
+    using U = std::conditional_t<sizeof(T) == 4, std::uint32_t, std::uint64_t>;
+    // NaNs of both signs and with payloads, and +inf with -inf (whose sum is x86's default
+    // NaN, sign bit set): which of them an addition keeps depends on its operand order.
+    const T negative = -L::quiet_NaN();
+    const T payload = std::bit_cast<T>(static_cast<U>(std::bit_cast<U>(L::quiet_NaN()) | U(0x15)));
+    const T negative_payload = -payload;
+    for (std::size_t n : {1u, 33u, 4097u, 100003u}) {
+        const auto base = random_values<T>(n, n + 5);
+        const auto other = random_values<T>(n, n + 6);
+        std::vector<std::vector<T>> cases;  // with a NaN element; the last one +inf and -inf
+        for (T a : {negative, payload, negative_payload}) {
+            auto v = base;
+            v[n / 3] = a;
+            if (n > 1) v[n - 1] = a == negative ? L::quiet_NaN() : negative;
+            cases.push_back(v);
+        }
+        if (n > 1) {
+            auto v = base;
+            v[0] = L::infinity();
+            v[n - 1] = -L::infinity();
+            cases.push_back(v);
+        }
+        for (std::size_t k = 0; k < cases.size(); ++k)
+            for (precision p : {precision::deterministic, precision::compensated})
+                for (int threads : {0, 1, 3}) {
+                    const options o{.threads = threads, .precision = p};
+                    const std::span<const T> x(cases[k]), y(other);
+                    INFO("n " << n << ", case " << k << ", " << name(p) << ", threads " << threads);
+                    CHECK(bits_of(run(x, sum, o)) == bits_of(L::quiet_NaN()));
+                    CHECK(bits_of(run(x, wide_sum, o)) == bits_of(std::numeric_limits<wide_t<T>>::quiet_NaN()));
+                    if (k == 3) continue;  // +inf and -inf: their squares, magnitudes and products need not cancel
+                    CHECK(bits_of(run(x, sumsq, o)) == bits_of(L::quiet_NaN()));
+                    CHECK(bits_of(run(x, asum, o)) == bits_of(L::quiet_NaN()));
+                    CHECK(bits_of(run2(x, y, dot, o)) == bits_of(L::quiet_NaN()));
+                }
+    }
+}
+
 TEST_CASE("precision: exact operations ignore it and other float reductions refuse it", "[precision][errors]") {
     const auto f = random_values<float>(70001, 43);
     const auto i = random_values<std::int32_t>(70001, 44);

@@ -29,11 +29,13 @@
 //    --use_fast_math would).
 #include <cstddef>
 #include <cstdint>
+#include <limits>
 #include <string>
 #include <type_traits>
 #include <vector>
 
 #include "preduce/detail/hd.hpp"
+#include "preduce/detail/numeric.hpp"
 #include "preduce/errors.hpp"
 #include "preduce/fused.hpp"
 #include "preduce/precision.hpp"
@@ -199,12 +201,17 @@ PREDUCE_HD inline value_t<P, A> merge(const value_t<P, A>& a, const value_t<P, A
 // The sum a partial sum stands for, rounded once to A. Compensated: s alone when it is
 // not finite (an infinity or NaN in the data, or overflow: the error terms are then NaN)
 // or when there is no error to add (keeps the sign of a zero sum: -0.0 + +0.0 is +0.0).
+// A NaN sum is the canonical quiet NaN: which NaN an addition returns depends on the order
+// of its operands (x86 returns the first one's), which compilers swap freely because the
+// values of x + y and y + x are equal, so the NaN's sign and payload are not in the order.
 template <precision P, class A>
 PREDUCE_HD inline A result(const value_t<P, A>& v) noexcept {
     using W = wide_t<P, A>;
+    A out;
     if constexpr (P == precision::compensated)
-        return static_cast<A>((minus(v.s, v.s) != W(0) || v.c == W(0)) ? v.s : plus(v.s, v.c));
-    else return v;
+        out = static_cast<A>((minus(v.s, v.s) != W(0) || v.c == W(0)) ? v.s : plus(v.s, v.c));
+    else out = v;
+    return is_nan(out) ? std::numeric_limits<A>::quiet_NaN() : out;
 }
 
 // Lifts whose result is exact (a conversion, an absolute value): nothing in them can be
