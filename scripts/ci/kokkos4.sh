@@ -32,14 +32,17 @@ for space in openmp threads; do
   # Every kokkos test with 2 threads; with 1 and 4, all but the two slowest kinds (2^24+1
   # elements, and the shared body under mpirun: 95 s of the 117 a run takes here), whose
   # code paths the other cases take at smaller sizes.
+  # With 1 thread, two test processes at a time fill the 2 cores.
   for threads in 2 1 4; do
     skip=()
     [ "$threads" = 2 ] || skip=(-E '2\^24\+1 elements|mpi\.kokkos\.np[0-9]+\.shared')
+    jobs=1
+    [ "$threads" = 1 ] && jobs=2
     echo "kokkos4: $space, KOKKOS_NUM_THREADS=$threads"
     KOKKOS_NUM_THREADS=$threads OMP_NUM_THREADS=$threads OMP_WAIT_POLICY=passive \
-      ctest --test-dir "$build" --output-on-failure -L kokkos "${skip[@]}" || status=1
+      ctest --test-dir "$build" --output-on-failure -j$jobs -L kokkos "${skip[@]}" || status=1
   done
-  ctest --test-dir "$build" --output-on-failure -L consumer -E add_subdirectory || status=1
+  ctest --test-dir "$build" --output-on-failure -j2 -L consumer -E add_subdirectory || status=1
   echo "kokkos4: $space: Kokkos and preduce built in $((built - start)) s, tests ran in $(($(date +%s) - built)) s"
 done
 exit $status
