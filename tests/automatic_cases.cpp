@@ -204,7 +204,7 @@ TEST_CASE("every op through automatic gives the chosen backend's result", "[fron
         const backend chosen = choose_automatic(x.data(), n * sizeof(float)).chosen;
         CHECK(chosen == (n * sizeof(float) < 3000 ? backend::seq : host_default()));
         CHECK(same_bits(reduce(backend::automatic, x, sum, one), reduce(chosen, x, sum, one)));
-        CHECK(same_bits(reduce(backend::automatic, x, max), reduce(chosen, x, max)));
+        CHECK(same_bits(reduce(backend::automatic, x, preduce::max), reduce(chosen, x, preduce::max)));
         CHECK(reduce(backend::automatic, x, argmin) == reduce(chosen, x, argmin));
         CHECK(same_bits(reduce(backend::automatic, x, sumsq, one), reduce(chosen, x, sumsq, one)));
         CHECK(same_bits(reduce(backend::automatic, x, minmax), reduce(chosen, x, minmax)));
@@ -227,7 +227,7 @@ TEST_CASE("many results per call through automatic", "[frontend][automatic]") {
     const backend chosen = choose_automatic(x.data(), x.size() * sizeof(float)).chosen;
     CHECK(reduce_batches(backend::automatic, x, 60, sum) == reduce_batches(chosen, x, 60, sum));
     const std::vector<std::uint64_t> offsets{0, 1, 1, 4000, 6000};
-    CHECK(reduce_segments(backend::automatic, x, offsets, max) == reduce_segments(chosen, x, offsets, max));
+    CHECK(reduce_segments(backend::automatic, x, offsets, preduce::max) == reduce_segments(chosen, x, offsets, preduce::max));
     const std::vector<std::size_t> shape{60, 100};
     const std::vector<int> axes{0};
     CHECK(reduce_axes(backend::automatic, x.data(), shape, axes, sum) == reduce_axes(chosen, x.data(), shape, axes, sum));

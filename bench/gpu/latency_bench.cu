@@ -13,6 +13,9 @@
 //                                              (counters <backend>_us; register_automatic_grid)
 //   precision/<op>/<type>/<n>                  fast, deterministic and compensated, interleaved
 //                                              (counters <precision>_us; register_precision)
+//   kokkos/<op>/float32/<n>/device             with a CUDA-enabled Kokkos: cuda, kokkos, Kokkos'
+//                                              own parallel_reduce and CUB, interleaved
+//                                              (counters <candidate>_us; register_kokkos)
 // <where>: device (cudaMalloc, a rotating window of a large pool, so small inputs come from
 // DRAM, not L2), pinned (cudaMallocHost) or managed (cudaMallocManaged, resident on the GPU
 // after the first call). sum_det is precision::deterministic, timed against CUB's plain sum.
@@ -38,6 +41,9 @@
 #include "latency_bench.cuh"
 #include "../median_timer.hpp"
 #include "../precision_ops.hpp"
+#if PREDUCE_BENCH_KOKKOS_CUDA
+#include "plain_kokkos.hpp"
+#endif
 #include "preduce/cuda/reduce.cuh"
 #include "preduce/preduce.hpp"
 
@@ -346,6 +352,50 @@ void register_precision_grid() {
         }
 }
 
+#if PREDUCE_BENCH_KOKKOS_CUDA
+// The kokkos backend on a CUDA-enabled Kokkos beside the cuda backend, CUB + a copy of the
+// result, and Kokkos' own parallel_reduce with Kokkos::Sum / Kokkos::Max (plain_kokkos.cpp),
+// on the same device data, timed in turn in one row (time_interleaved: counters cuda_us,
+// kokkos_us, plain_kokkos_us, cub_us): kokkos/<op>/float32/<n>/device, n = 2^20 .. 2^28.
+// sum_det is precision::deterministic on both backends, against CUB's and Kokkos' plain sum.
+void register_kokkos() {
+    using call_t = std::function<void(std::size_t)>;
+    for (op o : {op::sum, op::sum_det, op::max})
+        for (int e = 20; e <= 28; e += 2) {
+            const std::size_t n = std::size_t{1} << e;
+            const std::string name = std::string("kokkos/") + op_name(o) + "/float32/" + std::to_string(n) + "/device";
+            benchmark::RegisterBenchmark(name.c_str(), [=](benchmark::State& st) {
+                const auto via = [o](preduce::backend b, const float* x, std::size_t m) {
+                    const preduce::options opts{.precision = o == op::sum_det ? preduce::precision::deterministic
+                                                                              : preduce::precision::fast};
+                    return o == op::max ? preduce::reduce(b, x, m, preduce::max) : preduce::reduce(b, x, m, preduce::sum, opts);
+                };
+                auto cub = std::make_shared<cub_call>(o, n, window<float>(n, 0), window<float>(n, 0));
+                std::vector<preduce_bench::candidate<call_t>> c;
+                for (preduce::backend b : {preduce::backend::cuda, preduce::backend::kokkos})
+                    c.push_back({std::string(preduce::name(b)), [=](std::size_t it) {
+                                     benchmark::DoNotOptimize(via(b, window<float>(n, it), n));
+                                 }});
+                c.push_back({"plain_kokkos", [=](std::size_t it) {
+                                 const float* x = window<float>(n, it);
+                                 benchmark::DoNotOptimize(o == op::max ? plain_kokkos_max(x, n) : plain_kokkos_sum(x, n));
+                             }});
+                c.push_back({"cub", [=](std::size_t it) {
+                                 const float* x = window<float>(n, it);
+                                 check(cub->run(x, x, cudaStreamPerThread), "cub");
+                                 float result = 0;
+                                 check(cudaMemcpy(&result, cub->out, sizeof result, cudaMemcpyDeviceToHost), "cudaMemcpy");
+                                 benchmark::DoNotOptimize(result);
+                             }});
+                preduce_bench::time_interleaved(st, n * sizeof(float), c);
+            })
+                ->UseManualTime()
+                ->Iterations(preduce_bench::calls_within(4 * seconds_per_call(n * sizeof(float), where::device), 1.0))
+                ->Unit(benchmark::kMicrosecond);
+        }
+}
+#endif
+
 } // namespace
 
 void register_precision() {
@@ -368,6 +418,9 @@ void register_latency() {
     for (op o : {op::sum, op::max})
         for (std::size_t n : sizes) register_stream_pair(o, n);
     register_automatic_grid();
+#if PREDUCE_BENCH_KOKKOS_CUDA
+    register_kokkos();
+#endif
 }
 
 void release_latency_inputs() { host_inputs.clear(); }

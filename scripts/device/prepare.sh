@@ -19,6 +19,11 @@
 # STAGE="test_multigpu preduce_bench_gpu" stages only the executables named (and the
 # manifest only their tests), e.g. for run.sh multigpu. BUILD=0 stages what build-gpu holds
 # without configuring or building it.
+# KOKKOS_ROOT=<prefix> (a CUDA-enabled Kokkos from scripts/kokkos/build.sh ... cuda): the
+# kokkos backend on that Kokkos beside cuda, built in build-gpu-kokkos/ with the prefix's
+# nvcc_wrapper as the C++ compiler (seq, cuda and kokkos; OpenMP and MPI off), and the kokkos
+# tests staged as well: the shared body through kokkos(Cuda) on host, device and managed
+# data, the custom ops body and Kokkos' lifecycle. Its benchmark has the kokkos/ rows.
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 build=build-gpu
@@ -32,10 +37,30 @@ selections=(
 )
 # Staged beside the tests, for run.sh's bench, sweep and multigpu modes.
 extras="bench/gpu/preduce_bench_gpu tools/preduce/preduce"
+configure=(-DPREDUCE_BUILD_TOOLS=ON)
+if [ -n "${KOKKOS_ROOT:-}" ]; then
+  kokkos_root=$(cd "$KOKKOS_ROOT" && pwd)
+  [ -x "$kokkos_root/bin/nvcc_wrapper" ] ||
+    { echo "prepare.sh: $kokkos_root has no bin/nvcc_wrapper: not a CUDA-enabled Kokkos from scripts/kokkos/build.sh" >&2; exit 2; }
+  build=build-gpu-kokkos
+  selections+=("-L kokkos -LE large")
+  extras="bench/gpu/preduce_bench_gpu"
+  configure=(-DCMAKE_CXX_COMPILER="$kokkos_root/bin/nvcc_wrapper" -DKokkos_ROOT="$kokkos_root"
+             -DCMAKE_CUDA_HOST_COMPILER=g++ -DPREDUCE_ENABLE_KOKKOS=ON -DPREDUCE_ENABLE_OPENMP=OFF
+             -DPREDUCE_ENABLE_MPI=OFF -DPREDUCE_BUILD_TOOLS=OFF)
+  export PATH="${CUDA_HOME:-/usr/local/cuda}/bin:$PATH"
+  # Kokkos on CUDA links the driver (libcuda.so.1), which a machine without a GPU lacks, so
+  # Catch2's test discovery (it runs each test program at build time) loads the toolkit's
+  # stub in its place. The stub is never staged: the GPU machine has the real driver.
+  stub="$PWD/$build/cuda-driver-stub"
+  mkdir -p "$stub"
+  ln -sf "${CUDA_HOME:-/usr/local/cuda}/lib64/stubs/libcuda.so" "$stub/libcuda.so.1"
+  export LD_LIBRARY_PATH="$stub${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}"
+fi
 
 if [ "${BUILD:-1}" != 0 ]; then
   cmake -S . -B "$build" -G Ninja -DCMAKE_BUILD_TYPE=Release -DPREDUCE_ENABLE_CUDA=ON \
-    -DCMAKE_CUDA_ARCHITECTURES=90 -DPREDUCE_BUILD_TESTS=ON -DPREDUCE_BUILD_BENCH=ON -DPREDUCE_BUILD_TOOLS=ON >/dev/null
+    -DCMAKE_CUDA_ARCHITECTURES=90 -DPREDUCE_BUILD_TESTS=ON -DPREDUCE_BUILD_BENCH=ON "${configure[@]}" >/dev/null
   # Keep going past targets that fail (work in progress elsewhere in the tree): whatever was
   # built is staged, and what is missing fails on the GPU machine (see above).
   cmake --build "$build" -- -k 0 || echo "prepare.sh: some targets failed to build (above); staging what was built" >&2
@@ -146,10 +171,10 @@ for exe in preduce_bench_gpu preduce; do
   if [ -f "$tmp/bin/$exe" ]; then strip "$tmp/bin/$exe"; fi
 done
 # Shared libraries the Ubuntu image of the GPU machine does not have: everything ldd
-# resolves except the C runtime and the GCC runtime (the image's are newer).
+# resolves except the C runtime, the GCC runtime (the image's are newer) and the CUDA driver.
 for exe in "$tmp"/bin/*; do
   ldd "$exe" | awk '/=> \//{print $3}'
-done | sort -u | grep -vE '/(libc|libm|libdl|librt|libpthread|ld-linux[^/]*|libstdc\+\+|libgcc_s)\.so' |
+done | sort -u | grep -vE '/(libc|libm|libdl|librt|libpthread|ld-linux[^/]*|libstdc\+\+|libgcc_s|libcuda)\.so' |
   while read -r lib; do cp -L "$lib" "$stage/lib/"; done
 # One xz stream over every executable: most of their bytes (the CUDA backend's kernels) are
 # the same in each, and a 64 MiB dictionary finds them again. run.sh unpacks it (python3).

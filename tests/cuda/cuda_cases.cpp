@@ -117,7 +117,7 @@ TEST_CASE("an error the application left pending is still pending after preduce'
     CHECK(describe(backend::cuda).find("cuda(") == 0);
     CHECK(reduce(backend::cuda, v, sum) == want);                                   // host data, staged
     CHECK(reduce(backend::cuda, d, v.size(), sum) == want);                         // device data, two-pass
-    CHECK(reduce(backend::cuda, d, 1000, max) == 0.25f);                            // device data, one block
+    CHECK(reduce(backend::cuda, d, 1000, preduce::max) == 0.25f);  // device data, one block
     CHECK(reduce(backend::cuda, d, d, v.size(), dot) == 0.0625f * static_cast<float>(v.size()));
     CHECK(reduce(backend::cuda, d, v.size(), sum, {.precision = precision::deterministic}) ==
           reduce(backend::seq, v, sum, {.precision = precision::deterministic}));
@@ -165,7 +165,7 @@ const stream_job stream_jobs[] = {
     {"count_if > 0", [](const std::int32_t* x, std::size_t n, const options& o) {
          return static_cast<std::int64_t>(reduce(backend::cuda, x, n, count_if(greater(0)), o)); }},
     {"max", [](const std::int32_t* x, std::size_t n, const options& o) {
-         return static_cast<std::int64_t>(reduce(backend::cuda, x, n, max, o)); }},
+         return static_cast<std::int64_t>(reduce(backend::cuda, x, n, preduce::max, o)); }},
     {"deterministic sum", [](const std::int32_t* x, std::size_t n, const options& o) {
          options d = o;
          d.precision = precision::deterministic;
@@ -177,7 +177,7 @@ std::int64_t seq_answer(std::size_t job, const std::int32_t* x, std::size_t n) {
     case 0: return reduce(backend::seq, x, n, wide_sum);
     case 1: return static_cast<std::int64_t>(reduce(backend::seq, x, n, argmin).index);
     case 2: return static_cast<std::int64_t>(reduce(backend::seq, x, n, count_if(greater(0))));
-    case 3: return reduce(backend::seq, x, n, max);
+    case 3: return reduce(backend::seq, x, n, preduce::max);
     default: return reduce(backend::seq, x, n, sum);
     }
 }
@@ -336,10 +336,10 @@ TEST_CASE("automatic runs device and managed memory on the GPU, pinned memory by
     float* out = nullptr;
     REQUIRE(cudaMalloc(reinterpret_cast<void**>(&out), 3 * sizeof(float)) == cudaSuccess);
     const std::vector<std::uint64_t> offsets{0, 10, 10, v.size()};
-    reduce_segments(backend::automatic, v.data(), v.size(), offsets.data(), 3, max, out);
+    reduce_segments(backend::automatic, v.data(), v.size(), offsets.data(), 3, preduce::max, out);
     std::vector<float> got(3);
     REQUIRE(cudaMemcpy(got.data(), out, 3 * sizeof(float), cudaMemcpyDeviceToHost) == cudaSuccess);
-    CHECK(got == reduce_segments(backend::seq, v, offsets, max));
+    CHECK(got == reduce_segments(backend::seq, v, offsets, preduce::max));
     cudaFree(out);
     cudaStreamDestroy(s);
     cudaFreeHost(p);

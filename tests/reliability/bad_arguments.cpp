@@ -72,7 +72,7 @@ void misaligned(backend b, std::size_t shift) {
     const std::vector<T> v(64, T(1));
     const T* p = shifted(v, shift);
     expect_error<preduce::invalid_argument>([&] { (void)reduce(b, p, 8, sum); }, "aligned");
-    expect_error<preduce::invalid_argument>([&] { (void)reduce(b, p, 8, max, {.threads = 3}); }, "aligned");
+    expect_error<preduce::invalid_argument>([&] { (void)reduce(b, p, 8, preduce::max, {.threads = 3}); }, "aligned");
     expect_error<preduce::invalid_argument>([&] { (void)reduce(b, p, 8, sum, {.precision = precision::compensated}); },
                                             "aligned");
     expect_error<preduce::invalid_argument>([&] { (void)reduce(b, v.data(), p, 8, dot); }, "aligned");
@@ -175,7 +175,7 @@ TEST_CASE("options out of range are invalid_argument naming the option, on every
             INFO("precision " << p);
             const options o{.precision = static_cast<precision>(p)};
             expect_error<preduce::invalid_argument>([&] { (void)reduce(b, v, sum, o); }, "options::precision");
-            expect_error<preduce::invalid_argument>([&] { (void)reduce(b, v, max, o); }, "options::precision");
+            expect_error<preduce::invalid_argument>([&] { (void)reduce(b, v, preduce::max, o); }, "options::precision");
             expect_error<preduce::invalid_argument>([&] { (void)reduce(b, v, mean, o); }, "options::precision");
         }
         // The edges that are valid still run and agree with seq.

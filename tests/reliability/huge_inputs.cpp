@@ -156,8 +156,8 @@ void check_int32_prefix(const std::int32_t* x, std::size_t n, const marks& m) {
         CHECK(amax.value == INT_MAX);
         CHECK(amax.index == m.hi);
         CHECK(timed(b, "count_if(greater(0))", bytes, [&] { return reduce(b, x, n, count_if(greater(0))); }) == positive);
-        CHECK(timed(b, "min", bytes, [&] { return reduce(b, x, n, min); }) == INT_MIN);
-        CHECK(timed(b, "max", bytes, [&] { return reduce(b, x, n, max); }) == INT_MAX);
+        CHECK(timed(b, "min", bytes, [&] { return reduce(b, x, n, preduce::min); }) == INT_MIN);
+        CHECK(timed(b, "max", bytes, [&] { return reduce(b, x, n, preduce::max); }) == INT_MAX);
     }
 }
 
@@ -234,7 +234,7 @@ TEST_CASE("segments past 2^31: one segment of 2^32-2 elements, and 2^31+1 segmen
         INFO(name(b));
         in_parallel(m, [out](std::size_t begin, std::size_t end) { std::fill(out + begin, out + end, INT_MIN); });
         timed(b, "2^31+1 batches of 1", 2 * m * sizeof(std::int32_t),
-              [&] { reduce_batches(b, x, m, 1, max, out); return 0; });
+              [&] { reduce_batches(b, x, m, 1, preduce::max, out); return 0; });
         std::atomic<std::size_t> wrong{0}, first_wrong{m};
         in_parallel(m, [&](std::size_t begin, std::size_t end) {
             for (std::size_t i = begin; i < end; ++i)
