@@ -79,6 +79,20 @@ T exact_threshold(U u, const char* what) {
                                    " is not exactly representable as " + type_name<T>() +
                                    "; pass a threshold of the element type");
         return static_cast<T>(u);
+    } else if constexpr (is_half_v<T>) {
+        // Every 16-bit float is a float: u must survive u -> float -> T -> float unchanged.
+        const long double lu = static_cast<long double>(u);
+        bool exact = !std::isfinite(lu) || std::fabs(lu) <= static_cast<long double>(std::numeric_limits<float>::max());
+        T t{};
+        if (exact) {
+            t = round_from_float<T>(static_cast<float>(lu));
+            exact = static_cast<long double>(to_float(t)) == lu;
+        }
+        if (!exact)
+            throw invalid_argument(std::string("count_if: ") + what + " " + std::to_string(u) +
+                                   " is not exactly representable as " + type_name<T>() +
+                                   "; pass a threshold that " + type_name<T>() + " holds exactly");
+        return t;
     } else {
         // Compared in long double, which holds every value of these types: converting t
         // back to U may overflow U (float(UINT64_MAX) is 2^64), and a finite u beyond T's
@@ -94,6 +108,12 @@ T exact_threshold(U u, const char* what) {
         return t;
     }
 }
+// A 16-bit float threshold stands for its exact value, a float.
+template <class T, class U>
+    requires is_half_v<U>
+T exact_threshold(U u, const char* what) {
+    return exact_threshold<T>(to_float(u), what);
+}
 } // namespace detail
 
 template <class U>
@@ -107,7 +127,8 @@ struct count_if_op {
         r.pred.a = detail::exact_threshold<T>(spec.a, spec.kind == predicate_kind::in_range ? "lower bound" : "threshold");
         if (spec.kind == predicate_kind::in_range) {
             r.pred.b = detail::exact_threshold<T>(spec.b, "upper bound");
-            if (r.pred.b < r.pred.a) throw invalid_argument("count_if: in_range(lo, hi) needs lo <= hi");
+            if (detail::widen(r.pred.b) < detail::widen(r.pred.a))
+                throw invalid_argument("count_if: in_range(lo, hi) needs lo <= hi");
         }
         return r;
     }

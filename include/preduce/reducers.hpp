@@ -43,23 +43,26 @@ inline constexpr bool is_builtin_element_v =
     std::is_same_v<T, std::int32_t> || std::is_same_v<T, std::uint32_t> || std::is_same_v<T, std::int64_t> ||
     std::is_same_v<T, std::uint64_t> || std::is_same_v<T, float> || std::is_same_v<T, double>;
 
-// Accumulator of wide_sum: float -> double, 32-bit -> 64-bit integers; 64-bit types keep their width.
+// Accumulator of wide_sum: floats of every width -> double, narrower integers -> 64-bit;
+// 64-bit types keep their width.
 template <class T>
-using wide_t = std::conditional_t<std::is_floating_point_v<T>, double,
+using wide_t = std::conditional_t<detail::is_float_element_v<T>, double,
                                   std::conditional_t<std::is_signed_v<T>, std::int64_t, std::uint64_t>>;
 
+// Sums and products accumulate in, and return, detail::compute_t<T>: T itself, except
+// float for 16-bit floats and 64 bits for 8- and 16-bit integers.
 template <class T>
 struct sum_reducer {
     using value_type = T;
-    using accumulator_type = detail::wrap_t<T>;
-    using result_type = T;
+    using accumulator_type = detail::wrap_t<detail::compute_t<T>>;
+    using result_type = detail::compute_t<T>;
     static constexpr combine_kind kind = combine_kind::plus;
     static constexpr bool commutative = true;
     static constexpr const char* name = "sum";
     PREDUCE_HD static constexpr accumulator_type identity() noexcept { return detail::additive_identity<accumulator_type>(); }
-    PREDUCE_HD constexpr accumulator_type lift(T x, std::size_t) const noexcept { return accumulator_type(x); }
+    PREDUCE_HD constexpr accumulator_type lift(T x, std::size_t) const noexcept { return accumulator_type(detail::widen(x)); }
     PREDUCE_HD static constexpr accumulator_type combine(accumulator_type a, accumulator_type b) noexcept { return a + b; }
-    PREDUCE_HD constexpr result_type finish(accumulator_type a) const noexcept { return static_cast<T>(a); }
+    PREDUCE_HD constexpr result_type finish(accumulator_type a) const noexcept { return static_cast<result_type>(a); }
 };
 
 template <class T>
@@ -73,7 +76,7 @@ struct wide_sum_reducer {
     PREDUCE_HD static constexpr accumulator_type identity() noexcept { return detail::additive_identity<accumulator_type>(); }
     // Sign-extend first (int32 -> int64), then reinterpret as the unsigned twin.
     PREDUCE_HD constexpr accumulator_type lift(T x, std::size_t) const noexcept {
-        return accumulator_type(static_cast<result_type>(x));
+        return accumulator_type(static_cast<result_type>(detail::widen(x)));
     }
     PREDUCE_HD static constexpr accumulator_type combine(accumulator_type a, accumulator_type b) noexcept { return a + b; }
     PREDUCE_HD constexpr result_type finish(accumulator_type a) const noexcept { return static_cast<result_type>(a); }
@@ -82,15 +85,15 @@ struct wide_sum_reducer {
 template <class T>
 struct prod_reducer {
     using value_type = T;
-    using accumulator_type = detail::wrap_t<T>;
-    using result_type = T;
+    using accumulator_type = detail::wrap_t<detail::compute_t<T>>;
+    using result_type = detail::compute_t<T>;
     static constexpr combine_kind kind = combine_kind::times;
     static constexpr bool commutative = true;
     static constexpr const char* name = "prod";
     PREDUCE_HD static constexpr accumulator_type identity() noexcept { return accumulator_type(1); }
-    PREDUCE_HD constexpr accumulator_type lift(T x, std::size_t) const noexcept { return accumulator_type(x); }
+    PREDUCE_HD constexpr accumulator_type lift(T x, std::size_t) const noexcept { return accumulator_type(detail::widen(x)); }
     PREDUCE_HD static constexpr accumulator_type combine(accumulator_type a, accumulator_type b) noexcept { return a * b; }
-    PREDUCE_HD constexpr result_type finish(accumulator_type a) const noexcept { return static_cast<T>(a); }
+    PREDUCE_HD constexpr result_type finish(accumulator_type a) const noexcept { return static_cast<result_type>(a); }
 };
 
 namespace detail {
@@ -98,12 +101,12 @@ namespace detail {
 // positive normal), max()/lowest() for integers.
 template <class T>
 PREDUCE_HD constexpr T min_identity() noexcept {
-    if constexpr (std::is_floating_point_v<T>) return std::numeric_limits<T>::infinity();
+    if constexpr (is_float_element_v<T>) return infinity<T>();
     else return std::numeric_limits<T>::max();
 }
 template <class T>
 PREDUCE_HD constexpr T max_identity() noexcept {
-    if constexpr (std::is_floating_point_v<T>) return -std::numeric_limits<T>::infinity();
+    if constexpr (is_float_element_v<T>) return negative_infinity<T>();
     else return std::numeric_limits<T>::lowest();
 }
 
@@ -130,16 +133,16 @@ struct extremum_reducer {
 };
 
 template <class T, bool Max>
-    requires std::is_floating_point_v<T>
+    requires is_float_element_v<T>
 struct extremum_reducer<T, Max> {
     using value_type = T;
-    using accumulator_type = std::conditional_t<sizeof(T) == 4, std::uint32_t, std::uint64_t>;
+    using accumulator_type = bits_t<T>;
     using result_type = T;
     using K = accumulator_type;
     static constexpr combine_kind kind = Max ? combine_kind::max : combine_kind::min;
     static constexpr bool commutative = true;
-    static constexpr K sign = K(1) << (8 * sizeof(K) - 1);
-    static constexpr K nan_key = Max ? ~K(0) : K(0);
+    static constexpr K sign = static_cast<K>(K(1) << (8 * sizeof(K) - 1));
+    static constexpr K nan_key = static_cast<K>(Max ? ~K(0) : K(0));
 
     // Branch-free: a branch on the sign mispredicts half the time on mixed-sign data.
     // Negative: all bits flipped; positive: sign bit set (the usual order-preserving key
@@ -147,9 +150,11 @@ struct extremum_reducer<T, Max> {
     PREDUCE_HD static constexpr K key(T x) noexcept {
         const K bits = std::bit_cast<K>(x);
         const K neg = static_cast<K>(static_cast<std::make_signed_t<K>>(bits) >> (8 * sizeof(K) - 1));
-        return bits ^ (neg | sign);
+        return static_cast<K>(bits ^ (neg | sign));
     }
-    PREDUCE_HD static constexpr T value(K k) noexcept { return std::bit_cast<T>((k & sign) ? (k & ~sign) : ~k); }
+    PREDUCE_HD static constexpr T value(K k) noexcept {
+        return std::bit_cast<T>(static_cast<K>((k & sign) ? (k & ~sign) : ~k));
+    }
 
     PREDUCE_HD static constexpr K identity() noexcept { return key(Max ? max_identity<T>() : min_identity<T>()); }
     PREDUCE_HD constexpr K lift(T x, std::size_t) const noexcept { return is_nan(x) ? nan_key : key(x); }
@@ -158,7 +163,7 @@ struct extremum_reducer<T, Max> {
         else return b < a ? b : a;
     }
     PREDUCE_HD constexpr T finish(K k) const noexcept {
-        return k == nan_key ? std::numeric_limits<T>::quiet_NaN() : value(k);
+        return k == nan_key ? quiet_nan<T>() : value(k);
     }
 };
 
@@ -203,12 +208,12 @@ struct arg_extremum_reducer {
 // the value (any NaN as the canonical quiet NaN).
 template <class T>
 struct arg_key {
-    std::conditional_t<sizeof(T) == 4, std::uint32_t, std::uint64_t> key;
+    bits_t<T> key;
     std::size_t index;
 };
 
 template <class T, bool Max>
-    requires std::is_floating_point_v<T>
+    requires is_float_element_v<T>
 struct arg_extremum_reducer<T, Max> {
     using keys = extremum_reducer<T, Max>;
     using K = typename keys::K;
@@ -247,21 +252,23 @@ struct argmax_reducer : detail::arg_extremum_reducer<T, true> {
 enum class predicate_kind { equal, not_equal, less, less_equal, greater, greater_equal, in_range, is_nan };
 
 // A predicate already converted to the element type (see ops.hpp for how it is built).
+// Elements and thresholds compare by their values (16-bit floats widened exactly).
 template <class T>
 struct predicate {
     predicate_kind kind = predicate_kind::equal;
     T a{};  // threshold, or lower bound of in_range (inclusive)
     T b{};  // upper bound of in_range (exclusive)
-    PREDUCE_HD constexpr bool operator()(T x) const noexcept {
+    PREDUCE_HD constexpr bool operator()(T element) const noexcept {
+        const auto x = detail::widen(element), lo = detail::widen(a);
         switch (kind) {
-        case predicate_kind::equal: return x == a;
-        case predicate_kind::not_equal: return x != a;
-        case predicate_kind::less: return x < a;
-        case predicate_kind::less_equal: return x <= a;
-        case predicate_kind::greater: return x > a;
-        case predicate_kind::greater_equal: return x >= a;
-        case predicate_kind::in_range: return a <= x && x < b;
-        case predicate_kind::is_nan: return detail::is_nan(x);
+        case predicate_kind::equal: return x == lo;
+        case predicate_kind::not_equal: return x != lo;
+        case predicate_kind::less: return x < lo;
+        case predicate_kind::less_equal: return x <= lo;
+        case predicate_kind::greater: return x > lo;
+        case predicate_kind::greater_equal: return x >= lo;
+        case predicate_kind::in_range: return lo <= x && x < detail::widen(b);
+        case predicate_kind::is_nan: return detail::is_nan(element);
         }
         return false;
     }

@@ -1,7 +1,7 @@
 #pragma once
 // Transform-reduce built-ins: each element is mapped (lift) and the results summed in
 // one pass. Sums of squares, of absolute values and dot products accumulate like sum
-// (element type, -0.0 identity, integers wrap); moments keeps count, mean and the sum of
+// (in detail::compute_t of the element type, -0.0 identity, integers wrap); moments keeps count, mean and the sum of
 // squared deviations and merges partial results with Chan et al.'s pairwise update, which
 // never subtracts two large sums (the textbook sum(x^2) - n mean^2 loses every digit
 // when the mean dwarfs the spread).
@@ -19,10 +19,11 @@
 namespace preduce {
 
 namespace detail {
-// Integers square and multiply in their unsigned twin: wrap-around, never UB.
+// An element's value in the accumulator of its sums: integers square and multiply in the
+// unsigned twin of compute_t (wrap-around, never UB), 16-bit floats in float.
 template <class T>
-PREDUCE_HD constexpr wrap_t<T> as_acc(T x) noexcept {
-    return static_cast<wrap_t<T>>(x);
+PREDUCE_HD constexpr wrap_t<compute_t<T>> as_acc(T x) noexcept {
+    return static_cast<wrap_t<compute_t<T>>>(widen(x));
 }
 } // namespace detail
 
@@ -42,9 +43,11 @@ template <class T>
 struct asum_reducer : sum_reducer<T> {
     using accumulator_type = typename sum_reducer<T>::accumulator_type;
     static constexpr const char* name = "asum";
-    PREDUCE_HD constexpr accumulator_type lift(T x, std::size_t) const noexcept {
-        if constexpr (std::is_floating_point_v<T>) return x < T(0) ? -x : (x == T(0) ? T(0) : x);
-        else if constexpr (std::is_signed_v<T>) return x < 0 ? accumulator_type(0) - accumulator_type(x) : accumulator_type(x);
+    PREDUCE_HD constexpr accumulator_type lift(T element, std::size_t) const noexcept {
+        using C = detail::compute_t<T>;
+        const C x = detail::widen(element);
+        if constexpr (std::is_floating_point_v<C>) return x < C(0) ? -x : (x == C(0) ? C(0) : x);
+        else if constexpr (std::is_signed_v<C>) return x < 0 ? accumulator_type(0) - accumulator_type(x) : accumulator_type(x);
         else return x;
     }
 };
@@ -53,8 +56,8 @@ struct asum_reducer : sum_reducer<T> {
 template <class T>
 struct dot_reducer {
     using value_type = zip_value<T, T>;
-    using accumulator_type = detail::wrap_t<T>;
-    using result_type = T;
+    using accumulator_type = detail::wrap_t<detail::compute_t<T>>;
+    using result_type = detail::compute_t<T>;
     static constexpr combine_kind kind = combine_kind::plus;
     static constexpr bool commutative = true;
     static constexpr const char* name = "dot";
@@ -63,7 +66,7 @@ struct dot_reducer {
         return detail::as_acc(v.first) * detail::as_acc(v.second);
     }
     PREDUCE_HD static constexpr accumulator_type combine(accumulator_type a, accumulator_type b) noexcept { return a + b; }
-    PREDUCE_HD constexpr result_type finish(accumulator_type a) const noexcept { return static_cast<T>(a); }
+    PREDUCE_HD constexpr result_type finish(accumulator_type a) const noexcept { return static_cast<result_type>(a); }
 };
 
 // Count, mean and variance of the elements, in double whatever the element type.
@@ -122,7 +125,7 @@ struct moments_reducer {
     static constexpr const char* name = "moments";
     PREDUCE_HD static constexpr accumulator_type identity() noexcept { return {0.0, 0.0, 0.0}; }
     PREDUCE_HD constexpr accumulator_type lift(T x, std::size_t) const noexcept {
-        return {1.0, static_cast<double>(x), 0.0};
+        return {1.0, static_cast<double>(detail::widen(x)), 0.0};
     }
     PREDUCE_HD static constexpr accumulator_type combine(accumulator_type a, accumulator_type b) noexcept {
         return detail::merge_moments(a, b);

@@ -1,7 +1,7 @@
 #pragma once
 // The ONE body of header-only tests: user operations, transforms, fused tuples, two-input
-// reductions and many results per call through a backend's own template
-// (PREDUCE_CUSTOM_BACKEND::reduce, reduce_segments, reduce_batches),
+// reductions, the narrow element types (narrow.hpp) and many results per call through a
+// backend's own template (PREDUCE_CUSTOM_BACKEND::reduce, reduce_segments, reduce_batches),
 // compiled by that backend's compiler (via_<backend>.cpp / .cu). Plain checks, no test
 // framework: the same file must go through nvcc. Every result is compared with a plain
 // loop written here, not with the library.
@@ -55,6 +55,12 @@ const T* on(const std::vector<T>& v, int slot, std::size_t residency) {
 }
 
 #define UNDER_TEST PREDUCE_CUSTOM_BACKEND
+
+} // namespace custom_test
+
+#include "custom/narrow.hpp"
+
+namespace custom_test {
 
 inline void run_all() {
     std::mt19937_64 rng(seed());
@@ -170,6 +176,9 @@ inline void run_all() {
                     UNDER_TEST::reduce(on(words, 0, where), n, preduce::fused(sequence_hash{}, preduce::sum, preduce::max), opts);
                 CUSTOM_CHECK(o_hash == want_h && o_sum == want_sum && o_max == want_max);
             }
+
+    // The narrow element types (narrow.hpp).
+    for (std::size_t where = 0; where < residencies().size(); ++where) run_narrow(where, option_sets);
 
     // Many results per call with non-commutative operations: each segment's product and hash
     // in order, segments of every size at the boundaries above, empty ones included.

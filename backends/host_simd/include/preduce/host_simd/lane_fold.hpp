@@ -146,7 +146,7 @@ detail::moments_acc lane_fold(const moments_reducer<T>&, const T* data, std::siz
     constexpr std::size_t block = 4096, L = 16;
     moments_acc acc{0.0, 0.0, 0.0};
     const auto welford = [&](std::size_t b, std::size_t e) {
-        for (std::size_t k = b; k < e; ++k) acc = merge_moments(acc, {1.0, static_cast<double>(data[k]), 0.0});
+        for (std::size_t k = b; k < e; ++k) acc = merge_moments(acc, {1.0, static_cast<double>(widen(data[k])), 0.0});
     };
     for (std::size_t b = begin; b < end; b += block) {
         const std::size_t e = end - b < block ? end : b + block;
@@ -154,9 +154,9 @@ detail::moments_acc lane_fold(const moments_reducer<T>&, const T* data, std::siz
         std::size_t i = b;
         for (; i + L <= e; i += L) {
             PREDUCE_PRAGMA_OMP_SIMD
-            for (std::size_t j = 0; j < L; ++j) s[j] += static_cast<double>(data[i + j]);
+            for (std::size_t j = 0; j < L; ++j) s[j] += static_cast<double>(widen(data[i + j]));
         }
-        for (std::size_t j = 0; i + j < e; ++j) s[j] += static_cast<double>(data[i + j]);
+        for (std::size_t j = 0; i + j < e; ++j) s[j] += static_cast<double>(widen(data[i + j]));
         for (std::size_t w = L / 2; w > 0; w /= 2)
             for (std::size_t j = 0; j < w; ++j) s[j] += s[j + w];
         const double len = static_cast<double>(e - b);
@@ -175,13 +175,13 @@ detail::moments_acc lane_fold(const moments_reducer<T>&, const T* data, std::siz
         for (; i + L <= e; i += L) {
             PREDUCE_PRAGMA_OMP_SIMD
             for (std::size_t j = 0; j < L; ++j) {
-                const double d = static_cast<double>(data[i + j]) - mean;
+                const double d = static_cast<double>(widen(data[i + j])) - mean;
                 c[j] += d;
                 q[j] += d * d;
             }
         }
         for (std::size_t j = 0; i + j < e; ++j) {
-            const double d = static_cast<double>(data[i + j]) - mean;
+            const double d = static_cast<double>(widen(data[i + j])) - mean;
             c[j] += d;
             q[j] += d * d;
         }
@@ -228,17 +228,19 @@ std::uint64_t count_lanes(const T* data, std::size_t begin, std::size_t end, Pre
     return total;
 }
 
+// Elements and thresholds compare by value, as predicate<T> does (16-bit floats widened).
 template <class T>
 std::uint64_t lane_fold(const count_reducer<T>& r, const T* data, std::size_t begin, std::size_t end) {
-    const T a = r.pred.a, b = r.pred.b;
+    const auto a = widen(r.pred.a), b = widen(r.pred.b);
     switch (r.pred.kind) {
-    case predicate_kind::equal: return count_lanes(data, begin, end, [a](T x) { return x == a; });
-    case predicate_kind::not_equal: return count_lanes(data, begin, end, [a](T x) { return x != a; });
-    case predicate_kind::less: return count_lanes(data, begin, end, [a](T x) { return x < a; });
-    case predicate_kind::less_equal: return count_lanes(data, begin, end, [a](T x) { return x <= a; });
-    case predicate_kind::greater: return count_lanes(data, begin, end, [a](T x) { return x > a; });
-    case predicate_kind::greater_equal: return count_lanes(data, begin, end, [a](T x) { return x >= a; });
-    case predicate_kind::in_range: return count_lanes(data, begin, end, [a, b](T x) { return a <= x && x < b; });
+    case predicate_kind::equal: return count_lanes(data, begin, end, [a](T x) { return widen(x) == a; });
+    case predicate_kind::not_equal: return count_lanes(data, begin, end, [a](T x) { return widen(x) != a; });
+    case predicate_kind::less: return count_lanes(data, begin, end, [a](T x) { return widen(x) < a; });
+    case predicate_kind::less_equal: return count_lanes(data, begin, end, [a](T x) { return widen(x) <= a; });
+    case predicate_kind::greater: return count_lanes(data, begin, end, [a](T x) { return widen(x) > a; });
+    case predicate_kind::greater_equal: return count_lanes(data, begin, end, [a](T x) { return widen(x) >= a; });
+    case predicate_kind::in_range:
+        return count_lanes(data, begin, end, [a, b](T x) { return a <= widen(x) && widen(x) < b; });
     case predicate_kind::is_nan: return count_lanes(data, begin, end, [](T x) { return is_nan(x); });
     }
     return 0;

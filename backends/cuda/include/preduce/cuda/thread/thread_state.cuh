@@ -52,10 +52,10 @@ struct thread_state<moments_reducer<T>> {
     double shift = 0.0, n = 0.0, s1 = 0.0, s2 = 0.0;
 
     __device__ __forceinline__ thread_state(const T* data, std::size_t count) {
-        if (count > 0) keep_shift(static_cast<double>(data[0]));
+        if (count > 0) keep_shift(static_cast<double>(::preduce::detail::widen(data[0])));
     }
     __device__ __forceinline__ void add(const moments_reducer<T>&, T x, std::size_t) {
-        const double d = static_cast<double>(x) - shift;
+        const double d = static_cast<double>(::preduce::detail::widen(x)) - shift;
         n += 1.0;
         s1 += d;
         s2 = fma(d, d, s2);
@@ -68,7 +68,7 @@ struct thread_state<moments_reducer<T>> {
     __device__ __forceinline__ bool tile_overflowed() const { return !(s1 - s1 == 0.0); }
     __device__ __forceinline__ void redo_tile() { n = s1 = s2 = 0.0; }
     __device__ __forceinline__ void add_one(const moments_reducer<T>&, T x, std::size_t) {
-        merged = ::preduce::detail::merge_moments(merged, A{1.0, static_cast<double>(x), 0.0});
+        merged = ::preduce::detail::merge_moments(merged, A{1.0, static_cast<double>(::preduce::detail::widen(x)), 0.0});
     }
     __device__ __forceinline__ void end_tile() {
         if (n == 0.0) return;
