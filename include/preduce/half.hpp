@@ -27,16 +27,21 @@ static_assert(sizeof(float16) == 2 && alignof(float16) == 2);
 static_assert(sizeof(bfloat16) == 2 && alignof(bfloat16) == 2);
 
 // Exact: every float16 is a float32 (subnormals become normal floats; NaNs keep their sign
-// and payload, shifted into the float's fraction, so a quiet NaN stays quiet).
+// and payload, shifted into the float's fraction, so a quiet NaN stays quiet). Selects, not
+// branches, so that loops over float16 arrays vectorise; no float operation sees a
+// subnormal operand, so a caller's denormals-are-zero mode cannot change the result.
 PREDUCE_HD constexpr float to_float(float16 h) noexcept {
     const std::uint32_t sign = static_cast<std::uint32_t>(h.bits & 0x8000u) << 16;
-    const std::uint32_t exponent = (h.bits >> 10) & 0x1fu;
-    const std::uint32_t fraction = h.bits & 0x3ffu;
-    if (exponent == 0x1fu) return std::bit_cast<float>(sign | 0x7f800000u | (fraction << 13));  // inf, NaN
-    if (exponent != 0) return std::bit_cast<float>(sign | ((exponent + 112u) << 23) | (fraction << 13));
-    // Zero or subnormal: fraction * 2^-24, exact in float (fraction < 2^10).
-    const float magnitude = static_cast<float>(fraction) * 0x1p-24f;
-    return std::bit_cast<float>(sign | std::bit_cast<std::uint32_t>(magnitude));
+    const std::uint32_t shifted = static_cast<std::uint32_t>(h.bits & 0x7fffu) << 13;  // exponent and fraction
+    const std::uint32_t exponent = shifted & 0x0f800000u;
+    // Normal: rebias the exponent by 127 - 15. Infinity and NaN: to the float's all-ones
+    // exponent. Zero and subnormal: fraction * 2^-24, exact (fraction < 2^10).
+    const std::uint32_t is_small = 0u - static_cast<std::uint32_t>(exponent == 0);  // all ones or zero
+    const std::uint32_t is_special = 0u - static_cast<std::uint32_t>(exponent == 0x0f800000u);
+    const std::uint32_t normal = shifted + (112u << 23) + (is_special & (112u << 23));
+    const std::uint32_t small =
+        std::bit_cast<std::uint32_t>(static_cast<float>(static_cast<std::int32_t>(h.bits & 0x3ffu)) * 0x1p-24f);
+    return std::bit_cast<float>(sign | (small & is_small) | (normal & ~is_small));
 }
 
 // Exact: a bfloat16 is the upper half of a float32.
