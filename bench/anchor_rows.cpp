@@ -7,6 +7,7 @@
 #include <type_traits>
 
 #include "inputs.hpp"
+#include "preduce/detail/numeric.hpp"
 #include "read_probe.hpp"
 #include "rows.hpp"
 
@@ -45,12 +46,14 @@ void add_anchor(std::initializer_list<std::string_view> parts, std::size_t n, Bo
 template <class T>
 void register_anchor_rows(std::size_t n) {
     const auto t = type_tag<T>();
-    add_anchor<T>({"anchor", "std_accumulate", t}, n, [](const T* p, std::size_t m) {
-        return std::accumulate(p, p + m, sum_t<T>(0), std::plus<sum_t<T>>());
-    });
-    add_anchor<T>({"anchor", "std_reduce_par_unseq", t}, n, [](const T* p, std::size_t m) {
-        return std::reduce(std::execution::par_unseq, p, p + m, sum_t<T>(0), std::plus<sum_t<T>>());
-    });
+    if constexpr (!preduce::detail::is_half_v<T>) {  // the 16-bit floats have no arithmetic of their own
+        add_anchor<T>({"anchor", "std_accumulate", t}, n, [](const T* p, std::size_t m) {
+            return std::accumulate(p, p + m, sum_t<T>(0), std::plus<sum_t<T>>());
+        });
+        add_anchor<T>({"anchor", "std_reduce_par_unseq", t}, n, [](const T* p, std::size_t m) {
+            return std::reduce(std::execution::par_unseq, p, p + m, sum_t<T>(0), std::plus<sum_t<T>>());
+        });
+    }
     const int all = omp_get_max_threads();
     for (const int threads : {1, all}) {
         const std::string th = "threads:" + std::to_string(threads);
@@ -64,5 +67,11 @@ void register_anchor_rows(std::size_t n) {
 template void register_anchor_rows<float>(std::size_t);
 template void register_anchor_rows<double>(std::size_t);
 template void register_anchor_rows<std::int32_t>(std::size_t);
+template void register_anchor_rows<std::int8_t>(std::size_t);
+template void register_anchor_rows<std::uint8_t>(std::size_t);
+template void register_anchor_rows<std::int16_t>(std::size_t);
+template void register_anchor_rows<std::uint16_t>(std::size_t);
+template void register_anchor_rows<preduce::float16>(std::size_t);
+template void register_anchor_rows<preduce::bfloat16>(std::size_t);
 
 } // namespace preduce_bench

@@ -8,6 +8,7 @@
 #include <type_traits>
 
 #include "config.hpp"
+#include "preduce/detail/numeric.hpp"
 
 namespace preduce_bench {
 
@@ -28,18 +29,23 @@ struct splitmix64 {
 template <class T>
 T nonzero_value(splitmix64& g) noexcept {
     for (;;) {
-        const std::uint64_t r = g();
-        T v;
-        if constexpr (std::is_floating_point_v<T>) {
-            constexpr int bits = std::numeric_limits<T>::digits;  // 24 or 53: exact in T
-            const auto m = static_cast<std::int64_t>(r >> (64 - bits)) - (std::int64_t{1} << (bits - 1));
-            v = static_cast<T>(m) / static_cast<T>(std::int64_t{1} << (bits - 1));
-        } else if constexpr (std::is_signed_v<T>) {
-            v = static_cast<T>(static_cast<std::int64_t>(r >> 33) - (std::int64_t{1} << 30));
+        if constexpr (preduce::detail::is_half_v<T>) {
+            const T v = preduce::detail::round_from_float<T>(nonzero_value<float>(g));
+            if (preduce::to_float(v) != 0.0f) return v;
         } else {
-            v = static_cast<T>(r >> 33);
+            const std::uint64_t r = g();
+            T v;
+            if constexpr (std::is_floating_point_v<T>) {
+                constexpr int bits = std::numeric_limits<T>::digits;  // 24 or 53: exact in T
+                const auto m = static_cast<std::int64_t>(r >> (64 - bits)) - (std::int64_t{1} << (bits - 1));
+                v = static_cast<T>(m) / static_cast<T>(std::int64_t{1} << (bits - 1));
+            } else if constexpr (std::is_signed_v<T>) {
+                v = static_cast<T>(static_cast<std::int64_t>(r >> 33) - (std::int64_t{1} << 30));
+            } else {
+                v = static_cast<T>(r >> 33);
+            }
+            if (v != T(0)) return v;
         }
-        if (v != T(0)) return v;
     }
 }
 
@@ -94,6 +100,12 @@ PREDUCE_BENCH_INPUT(std::int32_t)
 PREDUCE_BENCH_INPUT(std::uint32_t)
 PREDUCE_BENCH_INPUT(std::int64_t)
 PREDUCE_BENCH_INPUT(std::uint64_t)
+PREDUCE_BENCH_INPUT(std::int8_t)
+PREDUCE_BENCH_INPUT(std::uint8_t)
+PREDUCE_BENCH_INPUT(std::int16_t)
+PREDUCE_BENCH_INPUT(std::uint16_t)
+PREDUCE_BENCH_INPUT(preduce::float16)
+PREDUCE_BENCH_INPUT(preduce::bfloat16)
 #undef PREDUCE_BENCH_INPUT
 
 } // namespace preduce_bench

@@ -15,6 +15,8 @@
 #include <span>
 #include <string_view>
 
+#include "preduce/half.hpp"
+
 namespace preduce_bench {
 
 // Short type names used in benchmark names: f32, f64, i32, ...
@@ -26,10 +28,17 @@ template <> constexpr std::string_view type_tag<std::int32_t>() { return "i32"; 
 template <> constexpr std::string_view type_tag<std::uint32_t>() { return "u32"; }
 template <> constexpr std::string_view type_tag<std::int64_t>() { return "i64"; }
 template <> constexpr std::string_view type_tag<std::uint64_t>() { return "u64"; }
+template <> constexpr std::string_view type_tag<std::int8_t>() { return "i8"; }
+template <> constexpr std::string_view type_tag<std::uint8_t>() { return "u8"; }
+template <> constexpr std::string_view type_tag<std::int16_t>() { return "i16"; }
+template <> constexpr std::string_view type_tag<std::uint16_t>() { return "u16"; }
+template <> constexpr std::string_view type_tag<preduce::float16>() { return "f16"; }
+template <> constexpr std::string_view type_tag<preduce::bfloat16>() { return "bf16"; }
 
 // The whole buffer of type T (generated on first call; never freed).
-// Floats: uniform in [-1, 1) without 0; integers: uniform in [-2^30, 2^30) without 0
-// (unsigned: [1, 2^31)), so sums of 2^26 int32 wrap, as they may.
+// Floats: uniform in [-1, 1) without 0 (16-bit floats: such a float rounded to them);
+// integers: uniform in [-2^30, 2^30) without 0 (unsigned: [1, 2^31)), so sums of 2^26
+// int32 wrap, as they may; 8- and 16-bit integers: those values' low bits, without 0.
 template <class T>
 std::span<const T> input_buffer();
 

@@ -66,6 +66,14 @@ void register_type(const config& c, const std::vector<preduce::backend>& backend
     }
 }
 
+// The narrow types at the largest size only (bandwidth, not the size sweep: six more
+// types at every size would double the suite's run time).
+template <class T>
+void register_narrow_type(const config& c) {
+    register_anchor_rows<T>(c.max_n());
+    register_narrow_rows<T>(c.max_n());
+}
+
 } // namespace
 } // namespace preduce_bench
 
@@ -104,6 +112,12 @@ int main(int argc, char** argv) {
     register_type<float>(c, backends);
     register_type<double>(c, backends);
     register_type<std::int32_t>(c, backends);
+    register_narrow_type<std::int8_t>(c);
+    register_narrow_type<std::uint8_t>(c);
+    register_narrow_type<std::int16_t>(c);
+    register_narrow_type<std::uint16_t>(c);
+    register_narrow_type<preduce::float16>(c);
+    register_narrow_type<preduce::bfloat16>(c);
     register_latency_rows(backends);
     register_automatic_rows(backends);
     register_precision_rows(backends);
