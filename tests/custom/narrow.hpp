@@ -227,6 +227,20 @@ void narrow_specials(std::size_t where) {
     CUSTOM_CHECK(run(nans, preduce::count_if(preduce::less(one))) == 1);  // a threshold of the element type
 }
 
+// Every element at the type's extreme, so that every partial sum is as large as it can be:
+// no lane of any width may wrap.
+template <class T>
+void narrow_int_extremes(std::size_t where, const std::vector<preduce::options>& option_sets) {
+    using C = preduce::detail::compute_t<T>;
+    for (const T v : {std::numeric_limits<T>::lowest(), std::numeric_limits<T>::max()}) {
+        const std::vector<T> x(3000017, v);
+        context = std::string("extremes of ") + preduce::detail::type_name<T>();
+        for (const auto& opts : option_sets)
+            CUSTOM_CHECK(UNDER_TEST::reduce(on(x, 0, where), x.size(), preduce::sum, opts) ==
+                         static_cast<C>(v) * static_cast<C>(x.size()));
+    }
+}
+
 inline void run_narrow(std::size_t where, const std::vector<preduce::options>& option_sets) {
     std::mt19937_64 rng(seed() ^ 0x6e6172726f77ull);
     narrow_body<std::int8_t>(rng, where, option_sets);
@@ -235,6 +249,10 @@ inline void run_narrow(std::size_t where, const std::vector<preduce::options>& o
     narrow_body<std::uint16_t>(rng, where, option_sets);
     narrow_body<preduce::float16>(rng, where, option_sets);
     narrow_body<preduce::bfloat16>(rng, where, option_sets);
+    narrow_int_extremes<std::int8_t>(where, option_sets);
+    narrow_int_extremes<std::uint8_t>(where, option_sets);
+    narrow_int_extremes<std::int16_t>(where, option_sets);
+    narrow_int_extremes<std::uint16_t>(where, option_sets);
     narrow_specials<preduce::float16>(where);
     narrow_specials<preduce::bfloat16>(where);
 }
