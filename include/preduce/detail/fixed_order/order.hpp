@@ -29,7 +29,6 @@
 //    --use_fast_math would).
 #include <cstddef>
 #include <cstdint>
-#include <limits>
 #include <string>
 #include <type_traits>
 #include <vector>
@@ -211,7 +210,7 @@ PREDUCE_HD inline A result(const value_t<P, A>& v) noexcept {
     if constexpr (P == precision::compensated)
         out = static_cast<A>((minus(v.s, v.s) != W(0) || v.c == W(0)) ? v.s : plus(v.s, v.c));
     else out = v;
-    return is_nan(out) ? std::numeric_limits<A>::quiet_NaN() : out;
+    return is_nan(out) ? quiet_nan<A>() : out;
 }
 
 // Lifts whose result is exact (a conversion, an absolute value): nothing in them can be
