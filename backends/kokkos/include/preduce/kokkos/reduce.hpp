@@ -22,6 +22,7 @@
 #include <cstdint>
 #include <exception>
 #include <new>
+#include <optional>
 #include <string>
 #include <type_traits>
 
@@ -178,31 +179,56 @@ typename R::result_type reduce_source(source_t<R> src, std::size_t n, const R& r
 }
 
 // One result per segment (detail/segments.hpp): host_simd/segments.hpp's tasks as a
-// parallel_for on a host execution space. Device execution spaces are refused: the
-// segmented kernels are host code.
+// parallel_for on a host execution space. Those tasks are host code, so where Kokkos' default
+// space is a device (Cuda), they run on its host space (DefaultHostExecutionSpace) over host
+// copies of the arrays that live in device memory, and the results are copied to `out`
+// wherever it lives: the same results, computed on the host.
+namespace detail {
+template <class Space, precision P, class R>
+void reduce_segments_on(const R& reducer, source_t<R> src, const ::preduce::detail::segment_layout& layout,
+                        typename R::result_type* out) {
+    const auto threads = static_cast<std::size_t>(Space().concurrency());
+    ::preduce::detail::segmented::reduce<P>(reducer, src, layout, out, threads > 0 ? threads : 1,
+                                            [](std::size_t count, auto&& task) {
+        Kokkos::parallel_for("preduce::kokkos::reduce_segments", policy<Space>(0, static_cast<std::int64_t>(count)),
+                             [&](std::int64_t t) { task(static_cast<std::size_t>(t)); });
+        Kokkos::fence();
+    });
+}
+} // namespace detail
+
 template <precision P, class R>
 void reduce_segments_source(source_t<R> src, std::size_t n, const ::preduce::detail::segment_layout& layout,
                             const R& reducer, typename R::result_type* out, const options&) {
-    if constexpr (!is_host_space<execution_space>) {
-        (void)src, (void)n, (void)layout, (void)reducer, (void)out;
-        throw backend_unavailable(std::string("preduce::kokkos: segmented reductions run on host execution spaces; "
-                                              "this Kokkos' default space is ") + execution_space::name());
-    } else {
+    using Out = typename R::result_type;
+    if constexpr (is_host_space<execution_space>) {
         detail::require_host_memory(src, n, "data");
         detail::require_host_memory(out, layout.count, "output");
         if (layout.form == ::preduce::detail::segment_form::offsets) {
             detail::require_host_memory(layout.offsets, layout.count + 1, "offsets");
             ::preduce::detail::check_offsets(layout.offsets, layout.count, n);
         }
+        launch([&] { detail::reduce_segments_on<execution_space, P>(reducer, src, layout, out); });
+    } else {
+        using host_space = Kokkos::DefaultHostExecutionSpace;
         launch([&] {
-            const auto threads = static_cast<std::size_t>(execution_space().concurrency());
-            ::preduce::detail::segmented::reduce<P>(reducer, src, layout, out, threads > 0 ? threads : 1,
-                                                    [](std::size_t count, auto&& task) {
-                Kokkos::parallel_for("preduce::kokkos::reduce_segments",
-                                     detail::policy<execution_space>(0, static_cast<std::int64_t>(count)),
-                                     [&](std::int64_t t) { task(static_cast<std::size_t>(t)); });
-                Kokkos::fence();
-            });
+            ::preduce::detail::segment_layout host_layout = layout;
+            std::optional<detail::host_readable<std::uint64_t>> offsets;
+            if (layout.form == ::preduce::detail::segment_form::offsets) {
+                offsets.emplace(layout.offsets, layout.count + 1);
+                host_layout.offsets = offsets->get();
+                ::preduce::detail::check_offsets(host_layout.offsets, layout.count, n);
+            }
+            const auto data = detail::host_readable_source(src, n);
+            if (locate(out) != memory_kind::device) {
+                detail::reduce_segments_on<host_space, P>(reducer, data.get(), host_layout, out);
+            } else {
+                const auto results = detail::allocate<Out, Kokkos::HostSpace>(layout.count, "preduce::kokkos results");
+                detail::reduce_segments_on<host_space, P>(reducer, data.get(), host_layout, results.data());
+                Kokkos::deep_copy(Kokkos::View<Out*, typename execution_space::memory_space,
+                                               Kokkos::MemoryTraits<Kokkos::Unmanaged>>(out, layout.count),
+                                  results);
+            }
         });
     }
 }

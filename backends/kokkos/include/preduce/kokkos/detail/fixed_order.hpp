@@ -21,6 +21,7 @@
 #include "preduce/detail/fixed_order/order.hpp"
 #include "preduce/host_simd/fixed_order_blocks.hpp"
 #include "preduce/kokkos/detail/space.hpp"
+#include "preduce/kokkos/detail/stage.hpp"
 #include "preduce/precision.hpp"
 #include "preduce/source.hpp"
 
@@ -43,14 +44,19 @@ struct fixed_order_host_functor {
     }
 };
 
-template <precision P, class R, class View>
+// Device execution spaces: into device memory. The functor holds the View's raw pointer,
+// not the View: with Kokkos 4.6.99 built by nvcc 13 in C++20 mode, a View held by a functor
+// reached the kernel with its extents and the members after it wrong (the sizes agree on both
+// sides; scripts/kokkos/view_layout.cpp shows it), and the block values were never written
+// where the host read them.
+template <precision P, class R>
 struct fixed_order_device_functor {
     source_t<R> src;
     R reducer;
     std::size_t n;
-    View out;
+    det::value_t<P, typename R::accumulator_type>* out;
     KOKKOS_INLINE_FUNCTION void operator()(std::int64_t b) const {
-        out(b) = det::block_value<P>(reducer, src, n, static_cast<std::size_t>(b));
+        out[b] = det::block_value<P>(reducer, src, n, static_cast<std::size_t>(b));
     }
 };
 
@@ -66,10 +72,9 @@ typename R::result_type run_fixed_order(source_t<R> src, std::size_t n, const R&
                              fixed_order_host_functor<P, R>{src, reducer, n, v.data(), ::preduce::detail::use_avx2()});
         Kokkos::fence();
     } else {
-        using view_t = Kokkos::View<V*, typename ExecSpace::memory_space>;
-        view_t blocks(Kokkos::view_alloc(Kokkos::WithoutInitializing, "preduce::kokkos block values"), m);
+        const auto blocks = allocate<V, typename ExecSpace::memory_space>(m, "preduce::kokkos block values");
         Kokkos::parallel_for("preduce::kokkos::reduce(fixed order)", policy<ExecSpace>(0, static_cast<std::int64_t>(m)),
-                             fixed_order_device_functor<P, R, view_t>{src, reducer, n, blocks});
+                             fixed_order_device_functor<P, R>{src, reducer, n, blocks.data()});
         Kokkos::deep_copy(Kokkos::View<V*, Kokkos::HostSpace, Kokkos::MemoryTraits<Kokkos::Unmanaged>>(v.data(), m),
                           blocks);
     }

@@ -14,6 +14,7 @@
 #include "preduce/host_simd/lane_fold.hpp"
 #include "preduce/kokkos/detail/fold.hpp"
 #include "preduce/kokkos/detail/space.hpp"
+#include "preduce/kokkos/detail/stage.hpp"
 #include "preduce/source.hpp"
 
 namespace preduce::kokkos::detail {
@@ -52,8 +53,7 @@ struct device_block_functor {
 template <class ExecSpace, class R>
 typename R::accumulator_type ordered_fold(const R& reducer, source_t<R> src, std::size_t n, std::size_t blocks) {
     using A = typename R::accumulator_type;
-    Kokkos::View<A*, typename ExecSpace::memory_space> partial(
-        Kokkos::view_alloc(Kokkos::WithoutInitializing, "preduce::kokkos partials"), blocks);
+    const auto partial = allocate<A, typename ExecSpace::memory_space>(blocks, "preduce::kokkos partials");
     const policy<ExecSpace> range(0, static_cast<std::int64_t>(blocks));
     if constexpr (is_host_space<ExecSpace>)
         Kokkos::parallel_for("preduce::kokkos::reduce (ordered)", range,

@@ -16,6 +16,19 @@
 
 namespace preduce::kokkos::detail {
 
+// A View of n elements in MemSpace, uninitialized. Kokkos reports a failed allocation as
+// std::runtime_error (4.6) or std::bad_alloc (other versions): both become out_of_memory,
+// which callers can tell from other failures.
+template <class T, class MemSpace>
+Kokkos::View<T*, MemSpace> allocate(std::size_t n, const char* label) {
+    try {
+        return Kokkos::View<T*, MemSpace>(Kokkos::view_alloc(Kokkos::WithoutInitializing, std::string(label)), n);
+    } catch (const std::exception& e) {
+        throw out_of_memory(std::string("preduce::reduce(kokkos): cannot allocate ") + std::to_string(n * sizeof(T)) +
+                            " bytes in " + MemSpace::name() + " (" + e.what() + ")");
+    }
+}
+
 inline const char* memory_name(memory_kind k) {
     switch (k) {
     case memory_kind::host: return "host";
@@ -40,8 +53,7 @@ public:
                                        " (host only); copy the data to host memory, use backend::cuda, or build "
                                        "preduce against a Kokkos with CUDA enabled (-DKokkos_ROOT=...)");
         } else if (where == memory_kind::host || where == memory_kind::pinned) {
-            copy_ = Kokkos::View<T*, mem_space>(Kokkos::view_alloc(Kokkos::WithoutInitializing, "preduce::kokkos input"),
-                                                n);
+            copy_ = allocate<T, mem_space>(n, "preduce::kokkos input");
             Kokkos::deep_copy(copy_, unmanaged_view<T, Kokkos::HostSpace>(data, n));
             ptr_ = copy_.data();
         }
@@ -53,6 +65,45 @@ private:
     Kokkos::View<T*, mem_space> copy_;  // empty unless host data was copied for a device space
     const T* ptr_;
 };
+
+// data[0, n) readable on the host (the segmented path on a device space): in place, unless it
+// is CUDA device memory, which is copied to host memory first. Construct inside launch().
+template <class T>
+class host_readable {
+public:
+    host_readable(const T* data, std::size_t n) : ptr_(data) {
+        if (n != 0 && locate(data) == memory_kind::device) {
+            copy_ = allocate<T, Kokkos::HostSpace>(n, "preduce::kokkos host copy");
+            Kokkos::deep_copy(copy_, unmanaged_view<T, Kokkos::DefaultExecutionSpace::memory_space>(data, n));
+            ptr_ = copy_.data();
+        }
+    }
+    const T* get() const { return ptr_; }
+
+private:
+    Kokkos::View<T*, Kokkos::HostSpace> copy_;  // empty unless the data was copied
+    const T* ptr_;
+};
+
+template <class T>
+struct host_readable_source_of {
+    host_readable<T> a;
+    const T* get() const { return a.get(); }
+};
+template <class A, class B>
+struct host_readable_zip {
+    host_readable<A> x;
+    host_readable<B> y;
+    zip_source<A, B> get() const { return {x.get(), y.get()}; }
+};
+template <class T>
+host_readable_source_of<T> host_readable_source(const T* data, std::size_t n) {
+    return {host_readable<T>(data, n)};
+}
+template <class A, class B>
+host_readable_zip<A, B> host_readable_source(zip_source<A, B> src, std::size_t n) {
+    return {host_readable<A>(src.first, n), host_readable<B>(src.second, n)};
+}
 
 // For a host execution space reading an array in place (the segmented path): CUDA device
 // memory is refused, as staged_array does for whole-array reductions.
