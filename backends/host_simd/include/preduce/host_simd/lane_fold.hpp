@@ -68,9 +68,21 @@ inline constexpr bool prefetch_helps_v<prod_reducer<T>> = false;
 template <class A>
 inline constexpr std::size_t lane_count = sizeof(A) >= 16 ? 8 : 128 / sizeof(A);
 
-// L lanes of a commutative reducer over [begin, end), then their pairwise tree.
-template <std::size_t L, bool Prefetch, class R>
-typename R::accumulator_type fold_lanes(const R& r, source_t<R> data, std::size_t begin, std::size_t end) {
+// One round of the lanes: element i + j into lane j, for j < L.
+struct lift_round {
+    template <std::size_t L, class R>
+    void operator()(const R& r, source_t<R> data, std::size_t i, typename R::accumulator_type* lane) const {
+        PREDUCE_PRAGMA_OMP_SIMD
+        for (std::size_t j = 0; j < L; ++j) lane[j] = R::combine(lane[j], r.lift(data[i + j], i + j));
+    }
+};
+
+// L lanes of a commutative reducer over [begin, end), then their pairwise tree. Round
+// folds each whole round of L elements (lift_round, or one that widens 16-bit floats with
+// F16C, below); the last partial round and the tree are the same for every Round.
+template <std::size_t L, bool Prefetch, class R, class Round = lift_round>
+typename R::accumulator_type fold_lanes(const R& r, source_t<R> data, std::size_t begin, std::size_t end,
+                                        Round round = {}) {
     static_assert(is_commutative_v<R>, "lanes reorder operands");
     using A = typename R::accumulator_type;
     A lane[L];
@@ -78,8 +90,7 @@ typename R::accumulator_type fold_lanes(const R& r, source_t<R> data, std::size_
     std::size_t i = begin;
     for (; i + L <= end; i += L) {
         if constexpr (Prefetch) prefetch_ahead(data, i, L * sizeof(typename R::value_type));
-        PREDUCE_PRAGMA_OMP_SIMD
-        for (std::size_t j = 0; j < L; ++j) lane[j] = R::combine(lane[j], r.lift(data[i + j], i + j));
+        round.template operator()<L>(r, data, i, lane);
     }
     for (std::size_t j = 0; i + j < end; ++j) lane[j] = R::combine(lane[j], r.lift(data[i + j], i + j));
     for (std::size_t w = L / 2; w > 0; w /= 2)
@@ -371,6 +382,7 @@ typename argmax_reducer<T>::accumulator_type lane_fold(const argmax_reducer<T>& 
 // with the AVX2 clone (flatten: GCC otherwise calls the baseline lane_fold from it).
 #if (defined(__GNUC__) || defined(__clang__)) && defined(__x86_64__) && !defined(__AVX2__)
 #define PREDUCE_HOST_AVX2_DISPATCH 1
+#include <immintrin.h>
 // 8-byte argmin/argmax: AVX2 has the signed 64-bit compare (vpcmpgtq) that SSE2 lacks, so
 // only the AVX2 clone takes the rank lanes for double/int64 (one core: 7.7 -> 39 GB/s on
 // 2^26 doubles; in the SSE2 build the generic fold is faster).
@@ -383,17 +395,77 @@ template <class T>
     requires(sizeof(T) == 8)
 inline constexpr int wide_arg_kind<argmax_reducer<T>> = 2;
 
+// 16-bit floats under a reducer whose lift is that of the same reducer over float32 applied
+// to the widened element (sum, wide_sum, prod, sumsq, asum): a round widens 8 elements per
+// instruction (F16C's vcvtph2ps for float16, a shift for bfloat16) and lifts the floats. GCC
+// does not vectorise to_float(float16) into vcvtph2ps, and its select-based form ran at ~1
+// element per ns per core. vcvtph2ps is exact, as to_float is, so the lanes see the same values.
 template <class R>
-__attribute__((target("avx2"), flatten)) typename R::accumulator_type lane_fold_avx2(const R& r, source_t<R> data,
-                                                                                     std::size_t begin,
-                                                                                     std::size_t end) {
+struct over_float {};  // ::type: the same reducer over float32, where it lifts as above
+template <class T>
+    requires is_half_v<T>
+struct over_float<sum_reducer<T>> {
+    using type = sum_reducer<float>;
+};
+template <class T>
+    requires is_half_v<T>
+struct over_float<wide_sum_reducer<T>> {
+    using type = wide_sum_reducer<float>;
+};
+template <class T>
+    requires is_half_v<T>
+struct over_float<prod_reducer<T>> {
+    using type = prod_reducer<float>;
+};
+template <class T>
+    requires is_half_v<T>
+struct over_float<sumsq_reducer<T>> {
+    using type = sumsq_reducer<float>;
+};
+template <class T>
+    requires is_half_v<T>
+struct over_float<asum_reducer<T>> {
+    using type = asum_reducer<float>;
+};
+template <class R>
+concept lifts_over_float = requires { typename over_float<R>::type; } &&
+                           std::is_same_v<typename over_float<R>::type::accumulator_type, typename R::accumulator_type>;
+
+template <class T>
+__attribute__((target("avx2,f16c"))) inline __m256 widen8(const T* p) noexcept {
+    const __m128i h = _mm_loadu_si128(reinterpret_cast<const __m128i*>(p));
+    if constexpr (std::is_same_v<T, float16>) return _mm256_cvtph_ps(h);
+    else return _mm256_castsi256_ps(_mm256_slli_epi32(_mm256_cvtepu16_epi32(h), 16));
+}
+
+struct widened_half_round {
+    template <std::size_t L, class R>
+    __attribute__((target("avx2,f16c"))) void operator()(const R&, const typename R::value_type* data,
+                                                                       std::size_t i,
+                                                                       typename R::accumulator_type* lane) const {
+        static_assert(L % 8 == 0);
+        using F = typename over_float<R>::type;
+        alignas(32) float w[L];
+        for (std::size_t k = 0; k < L; k += 8) _mm256_store_ps(w + k, widen8(data + i + k));
+        PREDUCE_PRAGMA_OMP_SIMD
+        for (std::size_t j = 0; j < L; ++j) lane[j] = R::combine(lane[j], F{}.lift(w[j], i + j));
+    }
+};
+
+template <class R>
+__attribute__((target("avx2,f16c"), flatten)) typename R::accumulator_type lane_fold_avx2(const R& r, source_t<R> data,
+                                                                                         std::size_t begin,
+                                                                                         std::size_t end) {
     if constexpr (wide_arg_kind<R> != 0)
         return arg_lanes<R, typename R::value_type, wide_arg_kind<R> == 2>(r, data, begin, end);
+    else if constexpr (lifts_over_float<R>)
+        return fold_lanes<lane_count<typename R::accumulator_type>, false>(r, data, begin, end, widened_half_round{});
     else
         return ::preduce::detail::lane_fold(r, data, begin, end);
 }
+// AVX2 and F16C (every AVX2 CPU has both; the clone is compiled for the pair).
 inline bool cpu_has_avx2() noexcept {
-    static const bool yes = __builtin_cpu_supports("avx2");
+    static const bool yes = __builtin_cpu_supports("avx2") && __builtin_cpu_supports("f16c");
     return yes;
 }
 // The compensated fixed-order folds' AVX-512 clone (fixed_order_blocks.hpp) needs these.
