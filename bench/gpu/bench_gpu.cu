@@ -1,7 +1,8 @@
 // GPU rows, all in one process: preduce's CUDA backend next to CUB DeviceReduce,
 // thrust::reduce and a read-only probe (the bandwidth ceiling) for sum, max, argmin and
 // sumsq of float32, float64 and int32 at n = 2^10, 2^12, ..., 2^28 (2^30 for float32 sum
-// and max), the transform and fused built-ins (minmax, dot, mean) next to the plain sum,
+// and max), sum and max of the narrow types (16-bit floats, 8- and 16-bit integers) from
+// 2^24 to 1 GiB next to CUB's wide-accumulator sum and the probe, the transform and fused built-ins (minmax, dot, mean) next to the plain sum,
 // the deterministic and compensated sums (precision::deterministic, compensated), plus
 // the seed's ladder kernel-only and end-to-end, and one reduction over two GPUs
 // (multigpu/..., host clock). Device rows use CUDA-event time of one call, launches
@@ -16,6 +17,8 @@
 #include <cstdio>
 #include <cub/device/device_reduce.cuh>
 #include <cuda/std/functional>
+#include <cuda_bf16.h>
+#include <cuda_fp16.h>
 #include <functional>
 #include <memory>
 #include <numeric>
@@ -35,6 +38,7 @@
 #include "preduce/detail/numeric.hpp"
 #include "preduce/detail/type_name.hpp"
 #include "preduce/fused.hpp"
+#include "preduce/half.hpp"
 #include "preduce/ops.hpp"
 #include "preduce/reducers.hpp"
 #include "preduce/transforms.hpp"
@@ -219,15 +223,10 @@ void register_cub(op_kind op, std::size_t n) {
     })->UseManualTime()->Unit(benchmark::kMicrosecond);
 }
 
-// thrust::reduce (sum) and the read probe over the n * sizeof(T) bytes of a T row.
+// The read probe over the n * sizeof(T) bytes of a T row.
 template <class T>
-void register_anchors(std::size_t n) {
+void register_probe(std::size_t n) {
     const std::string tail = std::string("/") + preduce::detail::type_name<T>() + "/" + std::to_string(n);
-    benchmark::RegisterBenchmark(("anchor/thrust/sum" + tail).c_str(), [=](benchmark::State& st) {
-        time_device<T>(st, n, [&](const T* p, cudaStream_t s) {
-            benchmark::DoNotOptimize(thrust::reduce(thrust::cuda::par.on(s), p, p + n, T(0)));
-        });
-    })->UseManualTime()->Unit(benchmark::kMicrosecond);
     benchmark::RegisterBenchmark(("anchor/read_probe" + tail).c_str(), [=](benchmark::State& st) {
         device_out<T> sink;
         int sms = 0;
@@ -238,6 +237,66 @@ void register_anchors(std::size_t n) {
             read_probe<<<blocks, 256, 0, s>>>(reinterpret_cast<const uint4*>(p), vectors, sink.template as<unsigned>());
         });
     })->UseManualTime()->Unit(benchmark::kMicrosecond);
+}
+
+// thrust::reduce (sum) and the read probe over the n * sizeof(T) bytes of a T row.
+template <class T>
+void register_anchors(std::size_t n) {
+    const std::string tail = std::string("/") + preduce::detail::type_name<T>() + "/" + std::to_string(n);
+    benchmark::RegisterBenchmark(("anchor/thrust/sum" + tail).c_str(), [=](benchmark::State& st) {
+        time_device<T>(st, n, [&](const T* p, cudaStream_t s) {
+            benchmark::DoNotOptimize(thrust::reduce(thrust::cuda::par.on(s), p, p + n, T(0)));
+        });
+    })->UseManualTime()->Unit(benchmark::kMicrosecond);
+    register_probe<T>(n);
+}
+
+// CUB over the narrow types as its users write it: CUDA's own 16-bit floats (__half,
+// __nv_bfloat16, the same bits as preduce::float16 and bfloat16) summed with a float
+// accumulator (cuda::std::plus<float>, initial value 0.0f), the 8- and 16-bit integers with
+// a 64-bit one, the accumulator preduce sums them in.
+template <class T>
+struct cub_element {
+    using type = T;
+};
+template <>
+struct cub_element<preduce::float16> {
+    using type = __half;
+};
+template <>
+struct cub_element<preduce::bfloat16> {
+    using type = __nv_bfloat16;
+};
+
+template <class T>
+void register_cub_narrow_sum(std::size_t n) {
+    using U = typename cub_element<T>::type;
+    using A = preduce::detail::compute_t<T>;
+    static_assert(sizeof(U) == sizeof(T) && alignof(U) == alignof(T));
+    const std::string name = std::string("anchor/cub/sum/") + preduce::detail::type_name<T>() + "/" + std::to_string(n);
+    benchmark::RegisterBenchmark(name.c_str(), [=](benchmark::State& st) {
+        device_out<T> out;
+        std::size_t temp_bytes = 0;
+        const auto call = [&](void* temp, const T* p, cudaStream_t s) {
+            return cub::DeviceReduce::Reduce(temp, temp_bytes, reinterpret_cast<const U*>(p), out.template as<A>(),
+                                             static_cast<std::int64_t>(n), cuda::std::plus<A>{}, A(0), s);
+        };
+        check(call(nullptr, window<T>(n, 0), nullptr), "cub temp size");
+        void* temp = nullptr;
+        check(cudaMalloc(&temp, temp_bytes + 1), "cub temp");
+        time_device<T>(st, n, [&](const T* p, cudaStream_t s) { check(call(temp, p, s), "cub"); });
+        cudaFree(temp);
+    })->UseManualTime()->Unit(benchmark::kMicrosecond);
+}
+
+// A narrow type at size n: our sum (accumulated wide: float32 for the 16-bit floats, 64 bits
+// for the integers) and max next to CUB's sum and the read probe of the same bytes.
+template <class T>
+void register_narrow(std::size_t n) {
+    register_ours<T>("sum", n, preduce::sum_reducer<T>{}, false);
+    register_ours<T>("max", n, preduce::max_reducer<T>{}, false);
+    register_cub_narrow_sum<T>(n);
+    register_probe<T>(n);
 }
 
 // One (type, n) of the op grid: ours (reduce/cuda, and reduce/cuda_ws where
@@ -477,6 +536,17 @@ int main(int argc, char** argv) {
     };
     other_type(double{});
     other_type(std::int32_t{});
+    // The narrow types (issue 18's goals: bf16 and f16 sums of 2^29, uint8 of 2^30).
+    for (int e : {24, 26, 28, 29}) {
+        register_narrow<preduce::bfloat16>(std::size_t{1} << e);
+        register_narrow<preduce::float16>(std::size_t{1} << e);
+        register_narrow<std::int16_t>(std::size_t{1} << e);
+        register_narrow<std::uint16_t>(std::size_t{1} << e);
+    }
+    for (int e : {24, 26, 28, 30}) {
+        register_narrow<std::uint8_t>(std::size_t{1} << e);
+        register_narrow<std::int8_t>(std::size_t{1} << e);
+    }
     register_ladder();
     register_multigpu();
     register_segments();

@@ -10,6 +10,9 @@
 #include <typeindex>
 #include <utility>
 
+#include "preduce/detail/numeric.hpp"
+#include "preduce/half.hpp"
+
 namespace preduce::bench_gpu {
 
 namespace {
@@ -19,15 +22,23 @@ __device__ std::uint64_t mix(std::uint64_t x) {
     x ^= x >> 30; x *= 0xbf58476d1ce4e5b9ull; x ^= x >> 27; x *= 0x94d049bb133111ebull; return x ^ (x >> 31);
 }
 
-// Floats in [-1, 1) \ {0}; integers in [-1000, 1000] \ {0}.
+// Floats in [-1, 1) \ {0} (16-bit floats rounded from such floats); 32- and 64-bit
+// integers in [-1000, 1000] \ {0}; 8- and 16-bit integers uniform over the type but 0.
 template <class T>
 __global__ void fill(T* p, std::size_t n, std::uint64_t seed) {
     for (std::size_t i = blockIdx.x * std::size_t{blockDim.x} + threadIdx.x; i < n; i += std::size_t{gridDim.x} * blockDim.x) {
         const std::uint64_t r = mix(seed + i);
-        T v;
-        if constexpr (std::is_floating_point_v<T>) v = static_cast<T>((r >> 11) * 0x1.0p-52 - 1.0);
-        else v = static_cast<T>(static_cast<std::int64_t>(r % 2001) - 1000);
-        p[i] = v == T(0) ? T(1) : v;
+        const double u = static_cast<double>(r >> 11) * 0x1.0p-52 - 1.0;
+        if constexpr (detail::is_half_v<T>) {
+            const T v = detail::round_from_float<T>(static_cast<float>(u));
+            p[i] = (v.bits & 0x7fffu) == 0 ? detail::round_from_float<T>(1.0f) : v;
+        } else {
+            T v;
+            if constexpr (std::is_floating_point_v<T>) v = static_cast<T>(u);
+            else if constexpr (sizeof(T) <= 2) v = static_cast<T>(r);
+            else v = static_cast<T>(static_cast<std::int64_t>(r % 2001) - 1000);
+            p[i] = v == T(0) ? T(1) : v;
+        }
     }
 }
 
@@ -67,6 +78,12 @@ void release_pools() {
 template const float* window<float>(std::size_t, std::size_t, int);
 template const double* window<double>(std::size_t, std::size_t, int);
 template const std::int32_t* window<std::int32_t>(std::size_t, std::size_t, int);
+template const std::int8_t* window<std::int8_t>(std::size_t, std::size_t, int);
+template const std::uint8_t* window<std::uint8_t>(std::size_t, std::size_t, int);
+template const std::int16_t* window<std::int16_t>(std::size_t, std::size_t, int);
+template const std::uint16_t* window<std::uint16_t>(std::size_t, std::size_t, int);
+template const float16* window<float16>(std::size_t, std::size_t, int);
+template const bfloat16* window<bfloat16>(std::size_t, std::size_t, int);
 
 void fill_host(float* p, std::size_t n, std::uint64_t seed) {
     std::uint64_t x = seed;

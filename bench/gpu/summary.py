@@ -10,6 +10,7 @@ from collections import defaultdict
 
 OPS = ("sum", "max", "argmin", "sumsq")
 TYPES = ("float32", "float64", "int32")
+NARROW = ("bfloat16", "float16", "int8", "uint8", "int16", "uint16")
 
 
 def load(path):
@@ -76,6 +77,21 @@ def main(path):
                 pt = probe.get((ty, n), (nan, nan))[1]
                 print(f"| {op} | {ty} | 2^{n.bit_length() - 1} | {ou:.2f} | {ot * 1e3:.0f} | {cu / ou:.3f} "
                       f"| {pt * 1e3:.0f} | {ot / pt:.3f} | {ct / pt:.3f} |")
+    print("\n## narrow element types: ours against the read probe and CUB (issue 18)\n")
+    print("sum accumulates wide (float32 for the 16-bit floats, 64 bits for the integers), as CUB does here "
+          "(Reduce with a float or 64-bit initial value and plus); max returns the element type. "
+          "ours / probe: our GB/s over the probe's on the same bytes; CUB / ours: CUB's sum time over ours\n")
+    print("| type | n | sum us | sum / probe | CUB sum / ours | max / probe |")
+    print("|---|---|---|---|---|---|")
+    for ty in NARROW:
+        for n in sorted(set(rows.get(("sum", ty), {})) | set(rows.get(("max", ty), {}))):
+            s_ = rows.get(("sum", ty), {}).get(n, {})
+            m_ = rows.get(("max", ty), {}).get(n, {})
+            pt = probe.get((ty, n), (nan, nan))[1]
+            su, st = s_.get("ours", (nan, nan))
+            cu = s_.get("cub", (nan, nan))[0]
+            mt = m_.get("ours", (nan, nan))[1]
+            print(f"| {ty} | 2^{n.bit_length() - 1} | {su:.1f} | {st / pt:.3f} | {cu / su:.3f} | {mt / pt:.3f} |")
     print("\n## transform and fused built-ins vs the plain sum (cuda, float32, own workspace)\n")
     print("GB/s counts every input byte (dot reads two arrays); ratio: their GB/s / sum's GB/s at the same n. "
           "Comparison rows: mean_generic, the mean through the per-element merge (no per-thread shortcut); "
