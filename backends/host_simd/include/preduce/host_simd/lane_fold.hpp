@@ -243,6 +243,7 @@ typename sum_reducer<T>::accumulator_type lane_fold(const sum_reducer<T>&, const
             const std::size_t stop = i + L * (span < rounds ? span : rounds);
             W lane[L] = {};
             for (; i < stop; i += L) {
+                prefetch_ahead(data, i, L * sizeof(T));
                 PREDUCE_PRAGMA_OMP_SIMD
                 for (std::size_t j = 0; j < L; ++j) lane[j] = static_cast<W>(lane[j] + static_cast<W>(data[i + j]));
             }
@@ -459,7 +460,7 @@ __attribute__((target("avx2,f16c"), flatten)) typename R::accumulator_type lane_
     if constexpr (wide_arg_kind<R> != 0)
         return arg_lanes<R, typename R::value_type, wide_arg_kind<R> == 2>(r, data, begin, end);
     else if constexpr (lifts_over_float<R>)
-        return fold_lanes<lane_count<typename R::accumulator_type>, false>(r, data, begin, end, widened_half_round{});
+        return fold_lanes<lane_count<typename R::accumulator_type>, true>(r, data, begin, end, widened_half_round{});
     else
         return ::preduce::detail::lane_fold(r, data, begin, end);
 }
