@@ -189,6 +189,18 @@ struct square {
     }
 };
 
+// Times a CUB call with caller-held temporary storage, as CUB's users run it: call(nullptr,
+// p, nullptr) sets temp_bytes (call holds it by reference), then call(temp, p, stream) once
+// per iteration.
+template <class T, class Call>
+void time_cub(benchmark::State& st, std::size_t n, const std::size_t& temp_bytes, const Call& call) {
+    check(call(nullptr, window<T>(n, 0), nullptr), "cub temp size");
+    void* temp = nullptr;
+    check(cudaMalloc(&temp, temp_bytes + 1), "cub temp");
+    time_device<T>(st, n, [&](const T* p, cudaStream_t s) { check(call(temp, p, s), "cub"); });
+    cudaFree(temp);
+}
+
 // CUB DeviceReduce with caller-held temporary storage: Sum, Max, ArgMin (value, int64
 // index) and, for sumsq, TransformReduce(plus, square, 0).
 template <class T>
@@ -198,7 +210,6 @@ void register_cub(op_kind op, std::size_t n) {
     benchmark::RegisterBenchmark(name.c_str(), [=](benchmark::State& st) {
         device_out<T> out;
         std::size_t temp_bytes = 0;
-        const T* any = window<T>(n, 0);
         const auto call = [&](void* temp, const T* p, cudaStream_t s) -> cudaError_t {
             const auto items = static_cast<std::int64_t>(n);
             switch (op) {
@@ -215,11 +226,7 @@ void register_cub(op_kind op, std::size_t n) {
             }
             return cudaErrorInvalidValue;
         };
-        check(call(nullptr, any, nullptr), "cub temp size");
-        void* temp = nullptr;
-        check(cudaMalloc(&temp, temp_bytes + 1), "cub temp");
-        time_device<T>(st, n, [&](const T* p, cudaStream_t s) { check(call(temp, p, s), "cub"); });
-        cudaFree(temp);
+        time_cub<T>(st, n, temp_bytes, call);
     })->UseManualTime()->Unit(benchmark::kMicrosecond);
 }
 
@@ -281,11 +288,7 @@ void register_cub_narrow_sum(std::size_t n) {
             return cub::DeviceReduce::Reduce(temp, temp_bytes, reinterpret_cast<const U*>(p), out.template as<A>(),
                                              static_cast<std::int64_t>(n), cuda::std::plus<A>{}, A(0), s);
         };
-        check(call(nullptr, window<T>(n, 0), nullptr), "cub temp size");
-        void* temp = nullptr;
-        check(cudaMalloc(&temp, temp_bytes + 1), "cub temp");
-        time_device<T>(st, n, [&](const T* p, cudaStream_t s) { check(call(temp, p, s), "cub"); });
-        cudaFree(temp);
+        time_cub<T>(st, n, temp_bytes, call);
     })->UseManualTime()->Unit(benchmark::kMicrosecond);
 }
 

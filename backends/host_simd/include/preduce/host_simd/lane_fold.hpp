@@ -403,30 +403,12 @@ inline constexpr int wide_arg_kind<argmax_reducer<T>> = 2;
 // element per ns per core. vcvtph2ps is exact, as to_float is, so the lanes see the same values.
 template <class R>
 struct over_float {};  // ::type: the same reducer over float32, where it lifts as above
-template <class T>
-    requires is_half_v<T>
-struct over_float<sum_reducer<T>> {
-    using type = sum_reducer<float>;
-};
-template <class T>
-    requires is_half_v<T>
-struct over_float<wide_sum_reducer<T>> {
-    using type = wide_sum_reducer<float>;
-};
-template <class T>
-    requires is_half_v<T>
-struct over_float<prod_reducer<T>> {
-    using type = prod_reducer<float>;
-};
-template <class T>
-    requires is_half_v<T>
-struct over_float<sumsq_reducer<T>> {
-    using type = sumsq_reducer<float>;
-};
-template <class T>
-    requires is_half_v<T>
-struct over_float<asum_reducer<T>> {
-    using type = asum_reducer<float>;
+template <template <class> class Red, class T>
+    requires(is_half_v<T> && (std::is_same_v<Red<T>, sum_reducer<T>> || std::is_same_v<Red<T>, wide_sum_reducer<T>> ||
+                              std::is_same_v<Red<T>, prod_reducer<T>> || std::is_same_v<Red<T>, sumsq_reducer<T>> ||
+                              std::is_same_v<Red<T>, asum_reducer<T>>))
+struct over_float<Red<T>> {
+    using type = Red<float>;
 };
 template <class R>
 concept lifts_over_float = requires { typename over_float<R>::type; } &&
