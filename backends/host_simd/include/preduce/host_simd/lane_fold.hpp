@@ -383,6 +383,7 @@ typename argmax_reducer<T>::accumulator_type lane_fold(const argmax_reducer<T>& 
 // with the AVX2 clone (flatten: GCC otherwise calls the baseline lane_fold from it).
 #if (defined(__GNUC__) || defined(__clang__)) && defined(__x86_64__) && !defined(__AVX2__)
 #define PREDUCE_HOST_AVX2_DISPATCH 1
+#include <cpuid.h>
 #include <immintrin.h>
 // 8-byte argmin/argmax: AVX2 has the signed 64-bit compare (vpcmpgtq) that SSE2 lacks, so
 // only the AVX2 clone takes the rank lanes for double/int64 (one core: 7.7 -> 39 GB/s on
@@ -447,8 +448,13 @@ __attribute__((target("avx2,f16c"), flatten)) typename R::accumulator_type lane_
         return ::preduce::detail::lane_fold(r, data, begin, end);
 }
 // AVX2 and F16C (every AVX2 CPU has both; the clone is compiled for the pair).
+// F16C is read from CPUID (leaf 1, ECX bit 29): Clang's __builtin_cpu_supports does not name it.
 inline bool cpu_has_avx2() noexcept {
-    static const bool yes = __builtin_cpu_supports("avx2") && __builtin_cpu_supports("f16c");
+    static const bool yes = [] {
+        unsigned a = 0, b = 0, c = 0, d = 0;
+        const bool f16c = __get_cpuid(1, &a, &b, &c, &d) != 0 && (c & bit_F16C) != 0;
+        return f16c && __builtin_cpu_supports("avx2");
+    }();
     return yes;
 }
 // The compensated fixed-order folds' AVX-512 clone (fixed_order_blocks.hpp) needs these.
