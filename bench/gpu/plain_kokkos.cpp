@@ -8,9 +8,9 @@
 namespace preduce::bench_gpu {
 
 // The lambdas capture raw pointers, not Views: with Kokkos 4.6.99 built by nvcc 13 in C++20
-// mode, a View captured by a device lambda or held by a functor reached the kernel with its
-// extents and the members after it wrong (scripts/kokkos/view_layout.cpp shows it), and
-// these reductions read out of bounds.
+// mode, a View captured by a device lambda or held by a functor reaches the kernel with its
+// extents and the members after it wrong (scripts/kokkos/view_layout.cpp shows it), so a
+// View here would read out of bounds.
 namespace {
 using policy = Kokkos::RangePolicy<Kokkos::DefaultExecutionSpace, Kokkos::IndexType<std::int64_t>>;
 

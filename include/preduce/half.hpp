@@ -33,8 +33,7 @@ static_assert(sizeof(bfloat16) == 2 && alignof(bfloat16) == 2);
 PREDUCE_HD constexpr float to_float(float16 h) noexcept {
 #if defined(__CUDA_ARCH__)
     // Device code: the GPU's own conversion, one instruction where the selects below take
-    // about ten (which made a float16 sum of 2^29 elements compute-bound on an H200: 0.65 of
-    // the read probe, 1.02 with it). The same value for every pattern; every NaN comes out as
+    // about ten, enough to make a float16 sum compute-bound on an H200. The same value for every pattern; every NaN comes out as
     // the one NaN 0x7fffffff (test_cuda_half checks both). No result depends on that: fast
     // sums leave a NaN's bits unspecified, fixed-order sums return the canonical quiet NaN,
     // and min/max/argmin/argmax and count_if work on the 16-bit patterns.

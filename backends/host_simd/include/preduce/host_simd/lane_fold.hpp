@@ -400,7 +400,7 @@ inline constexpr int wide_arg_kind<argmax_reducer<T>> = 2;
 // 16-bit floats under a reducer whose lift is that of the same reducer over float32 applied
 // to the widened element (sum, wide_sum, prod, sumsq, asum): a round widens 8 elements per
 // instruction (F16C's vcvtph2ps for float16, a shift for bfloat16) and lifts the floats. GCC
-// does not vectorise to_float(float16) into vcvtph2ps, and its select-based form ran at ~1
+// does not vectorise to_float(float16) into vcvtph2ps, and its select-based form runs at ~1
 // element per ns per core. vcvtph2ps is exact, as to_float is, so the lanes see the same values.
 template <class R>
 struct over_float {};  // ::type: the same reducer over float32, where it lifts as above

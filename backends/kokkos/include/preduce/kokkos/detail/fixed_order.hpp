@@ -46,9 +46,8 @@ struct fixed_order_host_functor {
 
 // Device execution spaces: into device memory. The functor holds the View's raw pointer,
 // not the View: with Kokkos 4.6.99 built by nvcc 13 in C++20 mode, a View held by a functor
-// reached the kernel with its extents and the members after it wrong (the sizes agree on both
-// sides; scripts/kokkos/view_layout.cpp shows it), and the block values were never written
-// where the host read them.
+// reaches the kernel with its extents and the members after it wrong, although both sides
+// agree on the sizes (scripts/kokkos/view_layout.cpp shows it).
 template <precision P, class R>
 struct fixed_order_device_functor {
     source_t<R> src;

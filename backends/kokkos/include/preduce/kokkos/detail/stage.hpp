@@ -85,11 +85,7 @@ private:
     const T* ptr_;
 };
 
-template <class T>
-struct host_readable_source_of {
-    host_readable<T> a;
-    const T* get() const { return a.get(); }
-};
+// A source (one array, or the two of a zip) readable on the host: .get() gives it.
 template <class A, class B>
 struct host_readable_zip {
     host_readable<A> x;
@@ -97,8 +93,8 @@ struct host_readable_zip {
     zip_source<A, B> get() const { return {x.get(), y.get()}; }
 };
 template <class T>
-host_readable_source_of<T> host_readable_source(const T* data, std::size_t n) {
-    return {host_readable<T>(data, n)};
+host_readable<T> host_readable_source(const T* data, std::size_t n) {
+    return host_readable<T>(data, n);
 }
 template <class A, class B>
 host_readable_zip<A, B> host_readable_source(zip_source<A, B> src, std::size_t n) {
