@@ -44,8 +44,8 @@ result_of_t<std::remove_const_t<T>, Op> reduce(backend b, const T* data, std::si
                                                 const options& opts = {}) {
     using V = std::remove_const_t<T>;
     static_assert(is_builtin_element_v<V>,
-                  "preduce::reduce compiles int32, uint32, int64, uint64, float and double; for other "
-                  "element types call a backend's header-only template (preduce/<backend>/reduce.hpp)");
+                  "preduce::reduce compiles int8/16/32/64, uint8/16/32/64, float16, bfloat16, float and double; "
+                  "for other element types call a backend's header-only template (preduce/<backend>/reduce.hpp)");
     const auto reducer = detail::resolve_reducer<V>(op);
     detail::check_compiled<V, std::remove_cvref_t<decltype(reducer)>>();
     return detail::project(op, detail::route(b, static_cast<const V*>(data), n, reducer, opts));

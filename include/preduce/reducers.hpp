@@ -8,6 +8,7 @@
 #include <limits>
 #include <type_traits>
 
+#include "preduce/detail/elements.hpp"
 #include "preduce/detail/hd.hpp"
 #include "preduce/detail/numeric.hpp"
 
@@ -37,11 +38,14 @@ inline constexpr bool is_commutative_v = [] {
     else return false;
 }();
 
-// Element types reduce() accepts through the compiled front end.
+// Element types reduce() accepts through the compiled front end (detail/elements.hpp).
 template <class T>
-inline constexpr bool is_builtin_element_v =
-    std::is_same_v<T, std::int32_t> || std::is_same_v<T, std::uint32_t> || std::is_same_v<T, std::int64_t> ||
-    std::is_same_v<T, std::uint64_t> || std::is_same_v<T, float> || std::is_same_v<T, double>;
+inline constexpr bool is_builtin_element_v = false;
+#define PREDUCE_MARK_BUILTIN_ELEMENT(T) \
+    template <>                         \
+    inline constexpr bool is_builtin_element_v<T> = true;
+PREDUCE_FOR_EACH_BUILTIN_ELEMENT(PREDUCE_MARK_BUILTIN_ELEMENT)
+#undef PREDUCE_MARK_BUILTIN_ELEMENT
 
 // Accumulator of wide_sum: floats of every width -> double, narrower integers -> 64-bit;
 // 64-bit types keep their width.

@@ -1,10 +1,17 @@
 #pragma once
-// The narrow element types through the backend's header-only template: int8, uint8,
-// int16, uint16, float16 and bfloat16, with the accumulation rules of README's semantics
-// table (sums in 64-bit integers or float32, wide_sum in double, min/max/argmin/argmax
-// exact on the element with float's NaN and signed-zero rules). Part of cases.hpp's body;
-// every result is compared with a plain loop over the widened values written here, and the
-// fixed-order sums with the one-lane reference of detail/fixed_order/order.hpp.
+// The narrow element types: int8, uint8, int16, uint16, float16 and bfloat16, with the
+// accumulation rules of README's semantics table (sums in 64-bit integers or float32,
+// wide_sum in double, min/max/argmin/argmax exact on the element with float's NaN and
+// signed-zero rules). Every result is compared with a plain loop over the widened values
+// written here, and the fixed-order sums with the one-lane reference of
+// detail/fixed_order/order.hpp.
+//
+// Two bodies include it: cases.hpp (a backend's header-only template) and
+// tests/narrow_cases.cpp (the compiled front end, and preduce::mpi). The includer defines
+// UNDER_TEST, a namespace whose reduce(p, n, op, opts) and reduce(x, y, n, op, opts) run
+// the call, and put() for on() (plain_checks.hpp); NARROW_COMPILED_OPS_ONLY leaves out the
+// fused combination the front end does not compile, NARROW_NO_COMPENSATED the compensated
+// sums (refused across MPI ranks).
 #include <bit>
 #include <cmath>
 #include <cstdint>
@@ -13,8 +20,10 @@
 #include <type_traits>
 #include <vector>
 
+#include "custom/plain_checks.hpp"
 #include "preduce/detail/fixed_order/order.hpp"
 #include "preduce/half.hpp"
+#include "preduce/ops.hpp"
 
 namespace custom_test {
 
@@ -131,7 +140,11 @@ void narrow_body(std::mt19937_64& rng, std::size_t where, const std::vector<pred
                 CUSTOM_CHECK(near(got_abs, dabs, mag));
                 CUSTOM_CHECK(near(got_dot, ddot, dotmag));
                 // The fixed order: the one-lane reference's bits.
+#if defined(NARROW_NO_COMPENSATED)
+                for (preduce::precision p : {preduce::precision::deterministic}) {
+#else
                 for (preduce::precision p : {preduce::precision::deterministic, preduce::precision::compensated}) {
+#endif
                     preduce::options o = opts;
                     o.precision = p;
                     const float got = UNDER_TEST::reduce(px, n, preduce::sum, o);
@@ -165,11 +178,13 @@ void narrow_body(std::mt19937_64& rng, std::size_t where, const std::vector<pred
                 CUSTOM_CHECK(bits(mm.min) == bits(x[amin]) && bits(mm.max) == bits(x[amax]));
             }
             CUSTOM_CHECK(UNDER_TEST::reduce(px, n, preduce::count_if(preduce::greater(pivot)), opts) == above);
+#if !defined(NARROW_COMPILED_OPS_ONLY)
             const auto [f_sum, f_max, f_above] = UNDER_TEST::reduce(
                 px, n, preduce::fused(preduce::sum, preduce::max, preduce::count_if(preduce::greater(pivot))), opts);
             CUSTOM_CHECK(bits(f_sum) == bits(got_sum) || (is_half && near(f_sum, dsum, mag)));
             CUSTOM_CHECK(bits(f_max) == bits(got_max));
             CUSTOM_CHECK(f_above == above);
+#endif
             if (n > 0) {
                 double mean = 0;
                 for (std::size_t i = 0; i < n; ++i) mean += static_cast<double>(widen(x[i]));

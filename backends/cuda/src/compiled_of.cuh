@@ -1,7 +1,7 @@
 #pragma once
 // One element type's share of the built-ins compiled into libpreduce_cuda. Each type has
 // its own .cu (compiled_<type>.cu) so that the build compiles them in parallel: the 14
-// reducers of all six types in one file take longer to compile than all the rest of the
+// reducers of all the types in one file take longer to compile than all the rest of the
 // build.
 #include "preduce/cuda/compiled.hpp"
 #include "preduce/cuda/reduce.cuh"

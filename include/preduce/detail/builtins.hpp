@@ -4,6 +4,7 @@
 // never exist in one place and be missing in another.
 #include <cstdint>
 
+#include "preduce/detail/elements.hpp"
 #include "preduce/detail/segments.hpp"
 #include "preduce/fused.hpp"
 #include "preduce/reducers.hpp"
@@ -26,13 +27,25 @@
     X(::preduce::minmax_reducer<T>)                                                                   \
     X(::preduce::sum_count_reducer<T>)
 
-#define PREDUCE_FOR_EACH_BUILTIN_REDUCER(X)                                                           \
+// Per element type list (detail/elements.hpp): backends compile the wide and the narrow
+// list in separate files, so that the build can compile them side by side.
+#define PREDUCE_FOR_EACH_WIDE_BUILTIN_REDUCER(X)                                                      \
     PREDUCE_BUILTIN_REDUCERS_OF(X, std::int32_t)                                                      \
     PREDUCE_BUILTIN_REDUCERS_OF(X, std::uint32_t)                                                     \
     PREDUCE_BUILTIN_REDUCERS_OF(X, std::int64_t)                                                      \
     PREDUCE_BUILTIN_REDUCERS_OF(X, std::uint64_t)                                                     \
     PREDUCE_BUILTIN_REDUCERS_OF(X, float)                                                             \
     PREDUCE_BUILTIN_REDUCERS_OF(X, double)
+#define PREDUCE_FOR_EACH_NARROW_BUILTIN_REDUCER(X)                                                    \
+    PREDUCE_BUILTIN_REDUCERS_OF(X, std::int8_t)                                                       \
+    PREDUCE_BUILTIN_REDUCERS_OF(X, std::uint8_t)                                                      \
+    PREDUCE_BUILTIN_REDUCERS_OF(X, std::int16_t)                                                      \
+    PREDUCE_BUILTIN_REDUCERS_OF(X, std::uint16_t)                                                     \
+    PREDUCE_BUILTIN_REDUCERS_OF(X, ::preduce::float16)                                                \
+    PREDUCE_BUILTIN_REDUCERS_OF(X, ::preduce::bfloat16)
+#define PREDUCE_FOR_EACH_BUILTIN_REDUCER(X)                                                           \
+    PREDUCE_FOR_EACH_WIDE_BUILTIN_REDUCER(X)                                                          \
+    PREDUCE_FOR_EACH_NARROW_BUILTIN_REDUCER(X)
 
 namespace preduce::detail {
 // Whether reducer R is in the list above, i.e. callable through the compiled front end.

@@ -211,7 +211,7 @@ template <class T, operation_for<std::remove_const_t<T>> Op>
 result_of_t<std::remove_const_t<T>, Op> allreduce(MPI_Comm comm, backend b, const T* data, std::size_t n, const Op& op,
                                                    const options& opts = {}) {
     using V = std::remove_const_t<T>;
-    static_assert(is_builtin_element_v<V>, "preduce::mpi compiles int32, uint32, int64, uint64, float and double");
+    static_assert(is_builtin_element_v<V>, "preduce::mpi takes the element types of preduce::reduce");
     return *detail::run<V>(comm, b, static_cast<const V*>(data), n, op, opts, -1, "preduce::mpi::allreduce");
 }
 
@@ -235,7 +235,7 @@ template <class T, operation_for<std::remove_const_t<T>> Op>
 std::optional<result_of_t<std::remove_const_t<T>, Op>> reduce(MPI_Comm comm, backend b, const T* data, std::size_t n,
                                                                const Op& op, int root, const options& opts = {}) {
     using V = std::remove_const_t<T>;
-    static_assert(is_builtin_element_v<V>, "preduce::mpi compiles int32, uint32, int64, uint64, float and double");
+    static_assert(is_builtin_element_v<V>, "preduce::mpi takes the element types of preduce::reduce");
     detail::check_root(root);
     return detail::run<V>(comm, b, static_cast<const V*>(data), n, op, opts, root, "preduce::mpi::reduce");
 }

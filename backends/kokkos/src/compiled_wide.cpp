@@ -1,3 +1,5 @@
+// The built-ins of the 32/64-bit element types (compiled_narrow.cpp: the narrow ones), and
+// which of them take Kokkos' own reducers.
 #include "preduce/kokkos/compiled.hpp"
 
 #include "preduce/kokkos/reduce.hpp"
@@ -51,5 +53,5 @@ PREDUCE_FOR_EACH_BUILTIN_REDUCER(PREDUCE_EXPECT_COMMUTATIVE)
 
 #define PREDUCE_BACKEND_NS ::preduce::kokkos
 namespace preduce::kokkos::compiled {
-PREDUCE_FOR_EACH_BUILTIN_REDUCER(PREDUCE_DEFINE_COMPILED_RUN)
+PREDUCE_FOR_EACH_WIDE_BUILTIN_REDUCER(PREDUCE_DEFINE_COMPILED_RUN)
 }

@@ -1,0 +1,3 @@
+#include "compiled_of.cuh"
+
+PREDUCE_CUDA_COMPILE_BUILTINS_OF(std::int16_t)

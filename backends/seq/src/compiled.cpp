@@ -1,8 +1,0 @@
-#include "preduce/seq/compiled.hpp"
-
-#include "preduce/seq/reduce.hpp"
-
-#define PREDUCE_BACKEND_NS ::preduce::seq
-namespace preduce::seq::compiled {
-PREDUCE_FOR_EACH_BUILTIN_REDUCER(PREDUCE_DEFINE_COMPILED_RUN)
-}
