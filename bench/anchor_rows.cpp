@@ -7,6 +7,7 @@
 #include <type_traits>
 
 #include "inputs.hpp"
+#include "preduce/detail/elements.hpp"
 #include "preduce/detail/numeric.hpp"
 #include "read_probe.hpp"
 #include "rows.hpp"
@@ -67,11 +68,8 @@ void register_anchor_rows(std::size_t n) {
 template void register_anchor_rows<float>(std::size_t);
 template void register_anchor_rows<double>(std::size_t);
 template void register_anchor_rows<std::int32_t>(std::size_t);
-template void register_anchor_rows<std::int8_t>(std::size_t);
-template void register_anchor_rows<std::uint8_t>(std::size_t);
-template void register_anchor_rows<std::int16_t>(std::size_t);
-template void register_anchor_rows<std::uint16_t>(std::size_t);
-template void register_anchor_rows<preduce::float16>(std::size_t);
-template void register_anchor_rows<preduce::bfloat16>(std::size_t);
+#define PREDUCE_BENCH_INSTANTIATE(T) template void register_anchor_rows<T>(std::size_t);
+PREDUCE_FOR_EACH_NARROW_ELEMENT(PREDUCE_BENCH_INSTANTIATE)
+#undef PREDUCE_BENCH_INSTANTIATE
 
 } // namespace preduce_bench

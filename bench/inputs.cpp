@@ -8,6 +8,7 @@
 #include <type_traits>
 
 #include "config.hpp"
+#include "preduce/detail/elements.hpp"
 #include "preduce/detail/numeric.hpp"
 
 namespace preduce_bench {
@@ -94,18 +95,7 @@ windows<T>::windows(std::size_t n) : n_(n) {
 #define PREDUCE_BENCH_INPUT(T)                                                                        \
     template std::span<const T> input_buffer<T>();                                                   \
     template class windows<T>;
-PREDUCE_BENCH_INPUT(float)
-PREDUCE_BENCH_INPUT(double)
-PREDUCE_BENCH_INPUT(std::int32_t)
-PREDUCE_BENCH_INPUT(std::uint32_t)
-PREDUCE_BENCH_INPUT(std::int64_t)
-PREDUCE_BENCH_INPUT(std::uint64_t)
-PREDUCE_BENCH_INPUT(std::int8_t)
-PREDUCE_BENCH_INPUT(std::uint8_t)
-PREDUCE_BENCH_INPUT(std::int16_t)
-PREDUCE_BENCH_INPUT(std::uint16_t)
-PREDUCE_BENCH_INPUT(preduce::float16)
-PREDUCE_BENCH_INPUT(preduce::bfloat16)
+PREDUCE_FOR_EACH_BUILTIN_ELEMENT(PREDUCE_BENCH_INPUT)
 #undef PREDUCE_BENCH_INPUT
 
 } // namespace preduce_bench

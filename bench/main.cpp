@@ -69,9 +69,9 @@ void register_type(const config& c, const std::vector<preduce::backend>& backend
 // The narrow types at the largest size only (bandwidth, not the size sweep: six more
 // types at every size would double the suite's run time).
 template <class T>
-void register_narrow_type(const config& c) {
+void register_narrow_type(const config& c, const std::vector<preduce::backend>& backends) {
     register_anchor_rows<T>(c.max_n());
-    register_narrow_rows<T>(c.max_n());
+    register_narrow_rows<T>(c.max_n(), backends);
 }
 
 } // namespace
@@ -112,12 +112,9 @@ int main(int argc, char** argv) {
     register_type<float>(c, backends);
     register_type<double>(c, backends);
     register_type<std::int32_t>(c, backends);
-    register_narrow_type<std::int8_t>(c);
-    register_narrow_type<std::uint8_t>(c);
-    register_narrow_type<std::int16_t>(c);
-    register_narrow_type<std::uint16_t>(c);
-    register_narrow_type<preduce::float16>(c);
-    register_narrow_type<preduce::bfloat16>(c);
+#define PREDUCE_BENCH_NARROW(T) register_narrow_type<T>(c, backends);
+    PREDUCE_FOR_EACH_NARROW_ELEMENT(PREDUCE_BENCH_NARROW)
+#undef PREDUCE_BENCH_NARROW
     register_latency_rows(backends);
     register_automatic_rows(backends);
     register_precision_rows(backends);

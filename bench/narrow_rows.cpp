@@ -1,17 +1,8 @@
 // reduce/<backend>/<op>/<type>/<n> for the narrow element types (int8, uint8, int16, uint16,
-// float16, bfloat16): each host backend's header-only template, which is what takes these
-// types today (the compiled front end does not yet). Beside them, register_anchor_rows
-// gives the read probe of the same bytes; throughput is in bytes of input, so a narrow row
-// and a float32 row compare per byte.
-#include "preduce/config.hpp"
-#include "preduce/ops.hpp"
-#include "preduce/seq/reduce.hpp"
-#if PREDUCE_HAVE_OPENMP
-#include "preduce/openmp/reduce.hpp"
-#endif
-#if PREDUCE_HAVE_KOKKOS
-#include "preduce/kokkos/reduce.hpp"
-#endif
+// float16, bfloat16) through the compiled front end, sum and max on every backend. Beside
+// them, register_anchor_rows gives the read probe of the same bytes; throughput is in bytes
+// of input, so a narrow row and a float32 row compare per byte.
+#include <preduce/preduce.hpp>
 
 #include "inputs.hpp"
 #include "rows.hpp"
@@ -20,43 +11,32 @@ namespace preduce_bench {
 
 namespace {
 
-template <class T, class Call>
-void add_row(std::string_view backend, std::string_view op, std::size_t n, Call call) {
-    const std::string name = row_name({"reduce", backend, op, type_tag<T>()}, n);
-    configure(benchmark::RegisterBenchmark(name.c_str(), [n, call](benchmark::State& st) {
+template <class T, class Op>
+void add_row(preduce::backend b, std::string_view op_name, std::size_t n, Op op) {
+    const std::string name = row_name({"reduce", preduce::name(b), op_name, type_tag<T>()}, n);
+    configure(benchmark::RegisterBenchmark(name.c_str(), [b, n, op](benchmark::State& st) {
         windows<T> w(n);
         for (auto _ : st) {
-            auto r = call(w.next(), n);
+            auto r = preduce::reduce(b, w.next(), n, op);
             benchmark::DoNotOptimize(r);
         }
         set_throughput(st, n, sizeof(T));
     }));
 }
 
-// sum (the accumulation rule at work) and max (the element's own order) on one backend.
-#define PREDUCE_BENCH_NARROW_ROWS(NS, NAME)                                                           \
-    add_row<T>(NAME, "sum", n, [](const T* p, std::size_t m) { return NS::reduce(p, m, preduce::sum); }); \
-    add_row<T>(NAME, "max", n, [](const T* p, std::size_t m) { return NS::reduce(p, m, preduce::max); });
-
 } // namespace
 
+// sum (the accumulation rule at work) and max (the element's own order) on each backend.
 template <class T>
-void register_narrow_rows(std::size_t n) {
-    PREDUCE_BENCH_NARROW_ROWS(preduce::seq, "seq")
-#if PREDUCE_HAVE_OPENMP
-    PREDUCE_BENCH_NARROW_ROWS(preduce::openmp, "openmp")
-#endif
-#if PREDUCE_HAVE_KOKKOS
-    PREDUCE_BENCH_NARROW_ROWS(preduce::kokkos, "kokkos")
-#endif
+void register_narrow_rows(std::size_t n, std::span<const preduce::backend> backends) {
+    for (const preduce::backend b : backends) {
+        add_row<T>(b, "sum", n, preduce::sum);
+        add_row<T>(b, "max", n, preduce::max);
+    }
 }
-#undef PREDUCE_BENCH_NARROW_ROWS
 
-template void register_narrow_rows<std::int8_t>(std::size_t);
-template void register_narrow_rows<std::uint8_t>(std::size_t);
-template void register_narrow_rows<std::int16_t>(std::size_t);
-template void register_narrow_rows<std::uint16_t>(std::size_t);
-template void register_narrow_rows<preduce::float16>(std::size_t);
-template void register_narrow_rows<preduce::bfloat16>(std::size_t);
+#define PREDUCE_BENCH_INSTANTIATE(T) template void register_narrow_rows<T>(std::size_t, std::span<const preduce::backend>);
+PREDUCE_FOR_EACH_NARROW_ELEMENT(PREDUCE_BENCH_INSTANTIATE)
+#undef PREDUCE_BENCH_INSTANTIATE
 
 } // namespace preduce_bench

@@ -53,10 +53,9 @@ void register_latency_rows(std::span<const preduce::backend> backends);
 void register_automatic_rows(std::span<const preduce::backend> backends);
 void register_precision_rows(std::span<const preduce::backend> backends);
 
-// The narrow element types through the host backends' header-only templates, which are
-// what takes them today (narrow_rows.cpp).
+// The narrow element types, sum and max (narrow_rows.cpp).
 template <class T>
-void register_narrow_rows(std::size_t n);
+void register_narrow_rows(std::size_t n, std::span<const preduce::backend> backends);
 
 // Many results per call (float32): row sums of batches and column sums (segment_rows.cpp).
 void register_segment_rows(std::size_t n, std::span<const preduce::backend> backends);

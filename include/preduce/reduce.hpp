@@ -38,17 +38,30 @@ constexpr void check_compiled() {
 template <class V, class Op>
 using result_of_t = detail::front_result_t<V, Op>;
 
+namespace detail {
+// Another library's type for one of preduce's element types, bit for bit: specialised
+// with `using type = <preduce type>` (preduce/cuda_half.hpp does so for CUDA's __half and
+// __nv_bfloat16). element_t<T> is the preduce type an array of T is read as.
+template <class T>
+struct element_alias {
+    using type = T;
+};
+template <class T>
+using element_t = typename element_alias<std::remove_const_t<T>>::type;
+} // namespace detail
+
 // Pointer + size. n is 64-bit: 2^31 and 2^32 elements are ordinary inputs.
-template <class T, operation_for<std::remove_const_t<T>> Op>
-result_of_t<std::remove_const_t<T>, Op> reduce(backend b, const T* data, std::size_t n, const Op& op,
-                                                const options& opts = {}) {
-    using V = std::remove_const_t<T>;
+template <class T, operation_for<detail::element_t<T>> Op>
+result_of_t<detail::element_t<T>, Op> reduce(backend b, const T* data, std::size_t n, const Op& op,
+                                             const options& opts = {}) {
+    using V = detail::element_t<T>;
+    static_assert(sizeof(V) == sizeof(T) && alignof(V) == alignof(T));
     static_assert(is_builtin_element_v<V>,
                   "preduce::reduce compiles int8/16/32/64, uint8/16/32/64, float16, bfloat16, float and double; "
                   "for other element types call a backend's header-only template (preduce/<backend>/reduce.hpp)");
     const auto reducer = detail::resolve_reducer<V>(op);
     detail::check_compiled<V, std::remove_cvref_t<decltype(reducer)>>();
-    return detail::project(op, detail::route(b, static_cast<const V*>(data), n, reducer, opts));
+    return detail::project(op, detail::route(b, reinterpret_cast<const V*>(data), n, reducer, opts));
 }
 
 // Two inputs of n elements each, element i of the reduction being {x[i], y[i]}.
