@@ -15,16 +15,25 @@ constexpr std::array<std::size_t, 24> boundaries = {0,     1,     8,     31,    
                                                     8192,  12288, 16384, 20480, 32768, 36864, 49152, 53248,
                                                     65536, 69632, 81920, 98304, 100000, 24576, 28672, 45056};
 
+} // namespace
+
 std::size_t element_size(element e) {
     switch (e) {
+    case element::i8:
+    case element::u8: return 1;
+    case element::i16:
+    case element::u16:
+    case element::f16:
+    case element::bf16: return 2;
     case element::i32:
     case element::u32:
     case element::f32: return 4;
-    default: return 8;
+    case element::i64:
+    case element::u64:
+    case element::f64: return 8;
     }
+    return 8;
 }
-
-} // namespace
 
 fuzz_case decode(std::span<const std::uint8_t> bytes) {
     std::array<std::uint8_t, header_bytes> h{};
@@ -32,7 +41,7 @@ fuzz_case decode(std::span<const std::uint8_t> bytes) {
     auto rest = bytes.subspan(std::min(bytes.size(), header_bytes));
 
     fuzz_case c;
-    c.type = static_cast<element>(h[0] % 6);
+    c.type = static_cast<element>(h[0] % element_count);
     c.operation = static_cast<op>(h[1] % 16);
     c.precision = static_cast<preduce::precision>(h[2] % 3);
     c.threads = h[3] % 5;
@@ -76,6 +85,12 @@ const char* name(element e) {
     case element::u64: return "uint64";
     case element::f32: return "float32";
     case element::f64: return "float64";
+    case element::i8: return "int8";
+    case element::u8: return "uint8";
+    case element::i16: return "int16";
+    case element::u16: return "uint16";
+    case element::f16: return "float16";
+    case element::bf16: return "bfloat16";
     }
     return "?";
 }
