@@ -15,7 +15,9 @@ namespace {
 
 constexpr const char* footer = R"help(Operations (--op):
   sum, wide_sum, prod  integer sums and products wrap; wide_sum adds float in double
-                       and 32-bit integers in 64 bits
+                       and 32-bit integers in 64 bits. 8- and 16-bit integers add in
+                       int64/uint64 (no wrap at 8 bits), float16 and bfloat16 in float32
+                       (wide_sum: float64); min and max keep the element type
   min, max, minmax     smallest, largest, or both in one pass; NaN propagates
   argmin, argmax       value and index of the smallest/largest (ties: lowest index)
   count_if             number of elements matching --pred
@@ -26,19 +28,26 @@ constexpr const char* footer = R"help(Operations (--op):
 
 Input:
   Without --input, --n values of --type (default f32) are generated from --seed:
-  floats uniform in [-1, 1) (never 0), signed integers in [-100, 100], unsigned
-  in [0, 100]; dot's second input from --seed + 1. With --input the format is
+  floats uniform in [-1, 1) (never 0; f16 and bf16: a float32 of those, rounded
+  to the type), signed integers in [-100, 100], unsigned in [0, 100]; dot's
+  second input from --seed + 1. With --input the format is
   --format-in, or else the file name's extension (any case): .npy means npy,
   .txt and .csv mean text, any other name means raw (and needs --type).
   --input2 (dot only, and then required with --input) is read by the same rules;
   the two must hold the same type and the same number of values.
-  npy:  NumPy format 1.0/2.0/3.0, dtypes <i4 <u4 <i8 <u8 <f4 <f8 (and |i1 |u1 |b1,
-        widened to 32 bits), any shape read in C order; --type must match if given.
+  npy:  NumPy format 1.0/2.0/3.0, dtypes i4 u4 i8 u8 f4 f8 i2 u2 f2 i1 u1, each
+        read as its own type (multi-byte ones '<' or '>' byte order), and |b1
+        (bool) read as u8 (0 or 1, so sum counts the true values); any shape, read
+        in C order; --type must match if given. bfloat16 has no dtype: raw or
+        text only.
   raw:  little-endian elements of --type and nothing else; the size must be a
-        multiple of the element size.
+        multiple of the element size. f16 is IEEE binary16, bf16 the upper half
+        of a float32.
   text: one number per line (a .csv holds one column), blank lines ignored;
         parsed as --type when given, else int64 if every line is an integer and
-        float64 otherwise.
+        float64 otherwise. f16 and bf16 values are rounded to nearest (ties to
+        even); an integer outside the type, or a non-zero value that rounds to
+        infinity or to zero in it (f16: from 65520 on), is an error.
   An empty file is an error; an empty array (npy shape (0,), or --n 0) is not:
   sums give 0, argmin/argmax give index "none", mean and var give nan, minmax
   gives the identities (min +inf or the type's max, max -inf or its lowest).
@@ -83,7 +92,9 @@ Output:
          (Jeannerod-Rump)), median time, GB/s read (both inputs for dot),
          speed-up over seq. Floating-point sums add a column "bits" (the
          result's bits in hex) and a line "bit-identical across backends:
-         yes/no" (every result has the bits of the first backend's).
+         yes/no" (every result has the bits of the first backend's); float16
+         and bfloat16 results (min, max, argmin, argmax, minmax) add "bits" too,
+         their 16-bit patterns ("0x3c00"; minmax "0xMIN/0xMAX").
   json   {"results": [record, ...]}, one record per backend:
          {"backend": "openmp", "label": "openmp(2 threads)", "op": "sum",
           "pred": "greater:0.5" (count_if only), "type": "float32", "n": 1000,
@@ -97,12 +108,15 @@ Output:
           "precision": "fast", "deterministic" or "compensated",
           "exact", "error", "error_bound", "bits" (hex string),
           "bit_identical" (same bits as the first backend's):
-                    floating-point sums only}
+                    floating-point sums only;
+          "bits" for float16 and bfloat16 results: "0x3c00", or {"min": ...,
+                    "max": ...} for minmax}
          NaN and infinities are written as the strings "nan", "inf", "-inf".
   csv    backend,label,op,pred,type,n,result,index,time_s,gbps,speedup,error,
          error_bound,min,max,count,mean,variance,precision,bits,bit_identical;
          cells that do not apply are
-         empty (minmax and moments fill the last five instead of result).
+         empty (minmax and moments fill the last five instead of result);
+         bits also holds float16/bfloat16 results' patterns (minmax: MIN/MAX).
   Floating-point results are printed with every digit needed to read them back.
 
 Output of --axis, --segments, --segment-size and --keys:
@@ -132,9 +146,13 @@ Output files (--output PREFIX), for each backend that ran:
                               (m, 3) float64 [count, mean, m2], m2 the sum of squared
                               deviations (variance = m2 / count). --axis results are
                               1-D too, in C order: reshape them to "result_shape".
+                              float16 results are <f2; bfloat16 ones, which NumPy
+                              lacks, their bit patterns as <u2.
   PREFIX.<backend>.index.npy  argmin/argmax: int64 index inside each segment, -1
                               for an empty one
-  PREFIX.<backend>.keys.npy   --keys: the key of each run, in the keys' dtype
+  PREFIX.<backend>.keys.npy   --keys: the key of each run, in the keys' dtype (8- and
+                              16-bit keys are widened to int32/uint32, float16 to
+                              float32: the same runs)
   Without a many-results mode the single result is written as a 1-element array.
 
 Exit status: 0 success, 1 unreadable input or a failure in preduce, 2 bad flags.
@@ -248,7 +266,7 @@ std::optional<segment_request> parse_segments(const flags& f, const operation& o
     case segment_mode::fixed_size: r.size = number_flag<std::uint64_t>(f.segment_size, "--segment-size", 1, 1); break;
     }
     if (f.keys_type && !(r.keys_type = parse_element_type(*f.keys_type)))
-        throw usage_error("unknown --keys-type '" + *f.keys_type + "'; valid: i32, u32, i64, u64, f32, f64");
+        throw usage_error("unknown --keys-type '" + *f.keys_type + "'; valid: " + element_type_names());
     return r;
 }
 
@@ -268,8 +286,8 @@ void define_flags(CLI::App& app, flags& f) {
         ->needs(input);
     app.add_option("-t,--type", f.type,
                    "Element type: of generated data (default f32), of raw files (required), of the numbers in "
-                   "text files")
-        ->type_name("i32|u32|i64|u64|f32|f64");
+                   "text files (f16, bf16: rounded to nearest)")
+        ->type_name(element_type_names("|"));
     app.add_option("-n,--n", f.n, "Number of generated values (default 2^24)")->type_name("N")->excludes(input);
     app.add_option("--seed", f.seed, "Seed of the generated values (default 42)")->type_name("S")->excludes(input);
     app.add_option("--op", f.op,
@@ -308,7 +326,7 @@ void define_flags(CLI::App& app, flags& f) {
                                 "text, or raw with --keys-type)")
                      ->type_name("FILE");
     app.add_option("--keys-type", f.keys_type, "Element type of a raw --keys file, or of the numbers in a text one")
-        ->type_name("i32|u32|i64|u64|f32|f64")
+        ->type_name(element_type_names("|"))
         ->needs(keys);
     app.add_option("--output", f.output,
                    "Write each backend's results to PREFIX.<backend>.npy (argmin/argmax: also .index.npy; --keys: "
@@ -334,7 +352,7 @@ settings to_settings(const flags& f) {
     s.input2 = f.input2;
     if (f.format_in) s.format_in = choose("--format-in", *f.format_in, input_formats);
     if (f.type && !(s.type = parse_element_type(*f.type)))
-        throw usage_error("unknown --type '" + *f.type + "'; valid: i32, u32, i64, u64, f32, f64");
+        throw usage_error("unknown --type '" + *f.type + "'; valid: " + element_type_names());
     s.n = number_flag<std::uint64_t>(f.n, "--n", default_n, 0);
     s.seed = number_flag<std::uint64_t>(f.seed, "--seed", default_seed, 0);
     s.threads = number_flag<int>(f.threads, "--threads", 0, 0);

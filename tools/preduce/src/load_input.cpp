@@ -60,7 +60,7 @@ loaded_input load_input(const std::string& path, input_format format, std::optio
     if (!in) throw input_error(path + ": cannot open the file (permissions?)");
     // Checked after the file itself, so a missing or special file is named as such.
     if (format == input_format::raw && !type)
-        throw input_error(path + ": raw input needs --type (i32, u32, i64, u64, f32 or f64) to know what the bytes are" +
+        throw input_error(path + ": raw input needs --type (" + element_type_names() + ") to know what the bytes are" +
                           (guessed ? "; a name ending in .txt or .csv (or --format-in text) reads text" : ""));
 
     switch (format) {
@@ -82,8 +82,14 @@ const char* generated_distribution(element_type t) {
     switch (t) {
     case element_type::f32:
     case element_type::f64: return "uniform in [-1, 1), never 0";
+    case element_type::f16: return "uniform in [-1, 1) rounded to float16, never 0";
+    case element_type::bf16: return "uniform in [-1, 1) rounded to bfloat16, never 0";
+    case element_type::i8:
+    case element_type::i16:
     case element_type::i32:
     case element_type::i64: return "uniform integers in [-100, 100]";
+    case element_type::u8:
+    case element_type::u16:
     case element_type::u32:
     case element_type::u64: return "uniform integers in [0, 100]";
     }
@@ -107,7 +113,18 @@ dataset generate_data(element_type t, std::uint64_t n, std::uint64_t seed) {
         [&](auto& v) {
             using T = typename std::decay_t<decltype(v)>::value_type;
             for (auto& x : v) {
-                if constexpr (std::is_floating_point_v<T>) {
+                if constexpr (is_half_v<T>) {
+                    // A float drawn as below, rounded to the type; redrawn when that gives 0
+                    // (a tiny draw) or 1 (a draw within half an ulp of it), to stay in [-1, 1).
+                    constexpr int p = std::numeric_limits<float>::digits;
+                    float w = 0;
+                    do {
+                        const float u = static_cast<float>(rng() >> (64 - p)) * (1.0f / static_cast<float>(1u << p));
+                        if constexpr (std::is_same_v<T, preduce::float16>) x = preduce::to_float16(2.0f * u - 1.0f);
+                        else x = preduce::to_bfloat16(2.0f * u - 1.0f);
+                        w = preduce::to_float(x);
+                    } while (w == 0.0f || w == 1.0f);
+                } else if constexpr (std::is_floating_point_v<T>) {
                     // The top significand-width bits give k/2^p in [0, 1) exactly; 2u - 1 is
                     // then exact too. Zero is redrawn: a zero would hide nothing but would
                     // make prod and the relative errors of tiny inputs meaningless.

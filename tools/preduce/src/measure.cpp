@@ -29,19 +29,24 @@ backend_result measure(preduce::backend b, const run_settings& s, const void* da
 // Floating-point sums only (of x, |x|, x^2, x*y): integer sums are exact (or wrap by
 // definition), min, max, argmin, argmax and count_if involve no rounding at all, and
 // mean and var have no simple bound to hold them to.
+// float16 and bfloat16 are summed as their exact float values, and their sums (not wide_sum)
+// accumulate in float: their bound is float's.
 template <class T>
-std::optional<preduce::test::exact_sum> exact_reference(const std::vector<T>& x, const std::vector<T>* y,
+std::optional<preduce::test::exact_sum> exact_reference(const std::vector<T>& xs, const std::vector<T>* ys,
                                                           const operation& op, run_summary& summary) {
-    if constexpr (!std::is_floating_point_v<T>) {
+    if constexpr (!is_floating_v<T>) {
         return std::nullopt;
     } else {
         if (!op.is_sum_like()) return std::nullopt;
+        using W = decltype(numeric(T{}));  // float for the 16-bit floats, else T
+        const auto x = [&](std::size_t i) { return numeric(xs[i]); };
+        const auto y = [&](std::size_t i) { return numeric((*ys)[i]); };
         preduce::test::exact_sum exact;
         double sum_abs = 0;
         // a*b exactly: in double for float, as the double product plus fma's exact
         // remainder for double (exact barring underflow and overflow).
-        const auto add_product = [&](T a, T b) {
-            if constexpr (std::is_same_v<T, float>) {
+        const auto add_product = [&](W a, W b) {
+            if constexpr (std::is_same_v<W, float>) {
                 const double p = static_cast<double>(a) * static_cast<double>(b);
                 exact.add(p);
                 sum_abs += std::fabs(p);
@@ -52,19 +57,20 @@ std::optional<preduce::test::exact_sum> exact_reference(const std::vector<T>& x,
                 sum_abs += std::fabs(p);
             }
         };
-        for (std::size_t i = 0; i < x.size(); ++i) {
+        for (std::size_t i = 0; i < xs.size(); ++i) {
             switch (op.kind) {
-            case op_kind::sumsq: add_product(x[i], x[i]); break;
-            case op_kind::dot: add_product(x[i], (*y)[i]); break;
-            case op_kind::asum: exact.add(std::fabs(x[i])); sum_abs += std::fabs(static_cast<double>(x[i])); break;
-            default: exact.add(x[i]); sum_abs += std::fabs(static_cast<double>(x[i])); break;
+            case op_kind::sumsq: add_product(x(i), x(i)); break;
+            case op_kind::dot: add_product(x(i), y(i)); break;
+            case op_kind::asum: exact.add(std::fabs(x(i))); sum_abs += std::fabs(static_cast<double>(x(i))); break;
+            default: exact.add(x(i)); sum_abs += std::fabs(static_cast<double>(x(i))); break;
             }
         }
-        // Only wide_sum of float accumulates in double; everything else in the element type.
-        const bool in_float = std::is_same_v<T, float> && op.kind != op_kind::wide_sum;
+        // wide_sum accumulates in double; everything else in float for float, float16 and
+        // bfloat16, in double for double.
+        const bool in_float = std::is_same_v<W, float> && op.kind != op_kind::wide_sum;
         const double u =
             in_float ? std::numeric_limits<float>::epsilon() / 2 : std::numeric_limits<double>::epsilon() / 2;
-        const double n = static_cast<double>(x.size());
+        const double n = static_cast<double>(xs.size());
         sum_reference ref{static_cast<double>(exact.value()), sum_abs, 0.0, "", "", ""};
         switch (op.kind) {
         case op_kind::sumsq:
@@ -95,7 +101,9 @@ std::string bits_text(const scalar& v) {
     return std::visit(
         [](auto x) -> std::string {
             using X = decltype(x);
-            using U = std::conditional_t<sizeof(X) == 4, std::uint32_t, std::uint64_t>;
+            using U = std::conditional_t<sizeof(X) == 2, std::uint16_t,
+                                         std::conditional_t<sizeof(X) == 4, std::uint32_t, std::uint64_t>>;
+            static_assert(sizeof(U) == sizeof(X));
             U u;
             std::memcpy(&u, &x, sizeof u);
             return fmt::format("0x{:0{}x}", u, 2 * sizeof u);
@@ -103,8 +111,27 @@ std::string bits_text(const scalar& v) {
         v);
 }
 
+std::optional<std::string> half_bits(result_shape shape, const result_value& r) {
+    const auto is_half = [](const scalar& v) {
+        return std::holds_alternative<preduce::float16>(v) || std::holds_alternative<preduce::bfloat16>(v);
+    };
+    switch (shape) {
+    case result_shape::scalar:
+        if (is_half(r.value)) return bits_text(r.value);
+        break;
+    case result_shape::arg:
+        if (is_half(r.value) && !(r.index && *r.index == preduce::no_index)) return bits_text(r.value);
+        break;
+    case result_shape::minmax:
+        if (r.min && r.max && is_half(*r.min)) return bits_text(*r.min) + "/" + bits_text(*r.max);
+        break;
+    case result_shape::moments: break;
+    }
+    return std::nullopt;
+}
+
 double result_value::as_double() const {
-    return std::visit([](auto v) { return static_cast<double>(v); }, value);
+    return std::visit([](auto v) { return static_cast<double>(numeric(v)); }, value);
 }
 
 std::string label_of(preduce::backend b, const preduce::options& opts, const void* data, std::size_t bytes) {

@@ -15,8 +15,9 @@
 
 namespace preduce_cli {
 
-// One number in the type it was computed in, so that printing it loses nothing.
-using scalar = std::variant<std::int64_t, std::uint64_t, float, double>;
+// One number in the type it was computed in, so that printing it loses nothing: the
+// min, max, argmin/argmax value and minmax of float16 and bfloat16 data keep their 16 bits.
+using scalar = std::variant<std::int64_t, std::uint64_t, float, double, preduce::float16, preduce::bfloat16>;
 
 // A backend's result; which members are set follows operation::shape().
 struct result_value {
@@ -29,15 +30,15 @@ struct result_value {
 
 // A preduce result as a result_value.
 template <class R>
-    requires std::is_arithmetic_v<R>
+    requires(std::is_arithmetic_v<R> || is_half_v<R>)
 inline scalar to_scalar(R r) {
-    if constexpr (std::is_floating_point_v<R>) return r;
+    if constexpr (is_floating_v<R>) return r;
     else if constexpr (std::is_signed_v<R>) return static_cast<std::int64_t>(r);
     else return static_cast<std::uint64_t>(r);
 }
 
 template <class R>
-    requires std::is_arithmetic_v<R>
+    requires(std::is_arithmetic_v<R> || is_half_v<R>)
 inline result_value to_result(R r) {
     result_value out;
     out.value = to_scalar(r);
@@ -68,8 +69,12 @@ inline result_value to_result(const preduce::moments_result& r) {
     return out;
 }
 
-// A floating-point result's bits in hex ("0x3f800000" for 1.0f).
+// A floating-point result's bits in hex ("0x3f800000" for 1.0f, "0x3c00" for a float16 1).
 std::string bits_text(const scalar& v);
+
+// The bits of a float16 or bfloat16 result, which the report shows beside its value (a
+// minmax: "0xMIN/0xMAX"); nothing for other types and for an empty argmin/argmax.
+std::optional<std::string> half_bits(result_shape shape, const result_value& r);
 
 // What the report shows of one backend's results in a mode with many results per call
 // (segments.hpp): their number, a few of them, and hashes of all of them.

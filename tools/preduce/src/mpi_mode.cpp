@@ -135,13 +135,20 @@ int run_ranks(const settings& s, int rank, int ranks) {
                     const std::string label = preduce::describe(b, opts);
                     const double ratio = g_local > 0 ? g_global / g_local : 0.0;
                     const double gbps = g_global > 0 ? static_cast<double>(bytes) / g_global / 1e9 : 0.0;
-                    nlohmann::ordered_json bits = nullptr;
-                    if constexpr (std::is_floating_point_v<std::remove_cvref_t<decltype(result)>>)
-                        bits = bits_text(to_result(result).value);
+                    // The bits of a floating-point result (a sum's, or a float16/bfloat16 min's, ...).
                     const result_value shown = to_result(result);
+                    nlohmann::ordered_json bits = nullptr;
+                    std::string bits_cell;
+                    if constexpr (std::is_floating_point_v<std::remove_cvref_t<decltype(result)>>) {
+                        bits_cell = bits_text(shown.value);
+                        bits = bits_cell;
+                    } else if (const auto half = json_half_bits(s.op.shape(), shown)) {
+                        bits_cell = *half_bits(s.op.shape(), shown);
+                        bits = *half;
+                    }
                     std::string cells;
                     for (const auto& c : result_cells(s.op.shape(), shown)) cells += (cells.empty() ? "" : ", ") + c;
-                    if (!bits.is_null()) cells += " (" + bits.get<std::string>() + ")";
+                    if (!bits_cell.empty()) cells += " (" + bits_cell + ")";
                     tables += fmt::format("\n{}: {}\n", label, cells);
                     tables += fmt::format("  {:>4}  {:>12}  {:>10}  {:>13}\n", "rank", "elements", "local ms", "allreduce ms");
                     nlohmann::ordered_json per_rank = nlohmann::ordered_json::array();

@@ -27,23 +27,35 @@ constexpr std::size_t max_dims = 64;  // NumPy's own limit (NPY_MAXDIMS)
 struct npy_dtype {
     std::string_view code;  // without the byte-order character
     element_type type;
-    std::size_t stored_size;
     bool is_bool;
 };
 
-constexpr std::array<npy_dtype, 9> dtypes{{
-    {"i4", element_type::i32, 4, false},
-    {"u4", element_type::u32, 4, false},
-    {"i8", element_type::i64, 8, false},
-    {"u8", element_type::u64, 8, false},
-    {"f4", element_type::f32, 4, false},
-    {"f8", element_type::f64, 8, false},
-    // 1-byte types have no byte order ('|'); the front end has no 8-bit reductions,
-    // so they are widened, and bool arrays can then be counted with sum.
-    {"i1", element_type::i32, 1, false},
-    {"u1", element_type::u32, 1, false},
-    {"b1", element_type::u32, 1, true},
+// Every type is read as itself, in its own width; byte order '<' or '>' (or '=', the
+// host's) for multi-byte types, '|' (or any of those) for the 1-byte ones.
+constexpr std::array<npy_dtype, 12> dtypes{{
+    {"i4", element_type::i32, false},
+    {"u4", element_type::u32, false},
+    {"i8", element_type::i64, false},
+    {"u8", element_type::u64, false},
+    {"f4", element_type::f32, false},
+    {"f8", element_type::f64, false},
+    {"i1", element_type::i8, false},
+    {"u1", element_type::u8, false},
+    {"i2", element_type::i16, false},
+    {"u2", element_type::u16, false},
+    {"f2", element_type::f16, false},
+    // bool: one byte each, read as uint8 with any non-zero byte counted as 1, so that
+    // sum counts the true values (in uint64).
+    {"b1", element_type::u8, true},
 }};
+
+// "<i4 <u4 ... |b1", for the message naming what is supported.
+std::string supported_dtypes() {
+    std::string out;
+    for (const auto& d : dtypes)
+        out += (out.empty() ? "" : " ") + std::string(info(d.type).size == 1 ? "|" : "<") + std::string(d.code);
+    return out;
+}
 
 std::string shorten(std::string_view s) {
     return s.size() <= 24 ? std::string(s) : std::string(s.substr(0, 24)) + "...";
@@ -132,25 +144,29 @@ private:
     std::size_t pos_ = 0;
 };
 
-const npy_dtype& lookup_dtype(const std::string& descr, const std::string& name) {
+struct dtype_choice {
+    const npy_dtype* dtype;
+    bool big_endian;  // the file's values are big-endian
+};
+
+dtype_choice lookup_dtype(const std::string& descr, const std::string& name) {
     const std::string shown = "'" + shorten(descr) + "'";
     if (descr.size() >= 2) {
         const char order = descr[0];
         const std::string_view code = std::string_view(descr).substr(1);
         for (const auto& d : dtypes) {
             if (code != d.code) continue;
-            if (d.stored_size == 1 && (order == '|' || order == '<' || order == '>' || order == '=')) return d;
-            if (order == '<' || (order == '=' && std::endian::native == std::endian::little)) return d;
-            if (order == '>' || order == '=')
-                throw input_error(name + ": big-endian dtype " + shown + " is not supported; convert it in NumPy with "
-                                  "a.astype(a.dtype.newbyteorder('<'))");
+            if (info(d.type).size == 1 && (order == '|' || order == '<' || order == '>' || order == '=')) return {&d, false};
+            if (order == '<') return {&d, false};
+            if (order == '>') return {&d, true};
+            if (order == '=') return {&d, std::endian::native == std::endian::big};
             throw input_error(name + ": dtype " + shown + " has no byte order; only 1-byte types may use '|'");
         }
         if (code.starts_with('O'))  // "O", and "O8" in old files
             throw input_error(name + ": object arrays (dtype " + shown + ") hold Python objects, not numbers");
     }
-    throw input_error(name + ": unsupported dtype " + shown +
-                      "; supported: <i4 <u4 <i8 <u8 <f4 <f8 |i1 |u1 |b1");
+    throw input_error(name + ": unsupported dtype " + shown + "; supported: " + supported_dtypes() +
+                      " (multi-byte types in either byte order, '<' or '>')");
 }
 
 std::uint64_t read_le(std::string_view bytes, std::size_t at, std::size_t width) {
@@ -214,7 +230,9 @@ npy_header parse_npy_header(std::string_view prefix, std::uint64_t size, const s
     if (!p.at_end()) p.fail("unexpected text after the closing '}'");
     if (!descr || !fortran_order || !shape) p.fail("the keys 'descr', 'fortran_order' and 'shape' are all required");
 
-    const npy_dtype& dt = lookup_dtype(*descr, name);
+    const dtype_choice choice = lookup_dtype(*descr, name);
+    const npy_dtype& dt = *choice.dtype;
+    const std::size_t stored_size = info(dt.type).size;
     // 1-D Fortran order is the same memory as C order; more dimensions would make the
     // flattened order, and so every argmin/argmax index, differ from NumPy's.
     if (*fortran_order && shape->size() > 1)
@@ -234,14 +252,14 @@ npy_header parse_npy_header(std::string_view prefix, std::uint64_t size, const s
 
     const std::uint64_t offset = preamble + header_len;
     const std::uint64_t available = size - offset;  // offset <= prefix.size() <= size
-    if (count > available / dt.stored_size)
+    if (count > available / stored_size)
         throw input_error(name + ": truncated .npy data (the shape needs " + std::to_string(count) + " elements of " +
-                          std::to_string(dt.stored_size) + " bytes, only " + std::to_string(available) +
+                          std::to_string(stored_size) + " bytes, only " + std::to_string(available) +
                           " bytes follow the header)");
-    if (count * dt.stored_size != available)
-        throw input_error(name + ": " + std::to_string(available - count * dt.stored_size) +
+    if (count * stored_size != available)
+        throw input_error(name + ": " + std::to_string(available - count * stored_size) +
                           " unexpected bytes after the .npy data; the file is corrupt");
-    return {*descr, dt.type, dt.stored_size, dt.is_bool, count, offset, std::move(*shape)};
+    return {*descr, dt.type, choice.big_endian, dt.is_bool, count, offset, std::move(*shape)};
 }
 
 npy_contents read_npy_shaped(std::istream& in, std::uint64_t size, const std::string& name) {
@@ -249,9 +267,8 @@ npy_contents read_npy_shaped(std::istream& in, std::uint64_t size, const std::st
     read_exact(in, prefix.data(), prefix.size(), name);
     const npy_header h = parse_npy_header(prefix, size, name);
 
-    // 1-byte types are widened to 4 bytes and pass through a byte buffer on the way.
-    require_memory(h.count, info(h.type).size + (h.stored_size == 1 ? 1 : 0),
-                   name + ": " + std::to_string(h.count) + " values of " + std::string(info(h.type).flag));
+    const std::size_t width = info(h.type).size;
+    require_memory(h.count, width, name + ": " + std::to_string(h.count) + " values of " + std::string(info(h.type).flag));
     in.clear();
     in.seekg(static_cast<std::streamoff>(h.data_offset));
     if (!in) throw input_error(name + ": cannot seek to the .npy data");
@@ -259,19 +276,12 @@ npy_contents read_npy_shaped(std::istream& in, std::uint64_t size, const std::st
     std::visit(
         [&](auto& v) {
             using T = typename std::decay_t<decltype(v)>::value_type;
-            if (h.stored_size == sizeof(T)) {
-                read_exact(in, v.data(), h.count * sizeof(T), name);
-                little_endian_to_host(v.data(), v.size());
-                return;
-            }
-            std::vector<unsigned char> bytes(v.size());
-            read_exact(in, bytes.data(), bytes.size(), name);
-            const bool is_signed = h.type == element_type::i32;
-            for (std::size_t i = 0; i < v.size(); ++i) {
-                if (h.is_bool) v[i] = static_cast<T>(bytes[i] != 0);
-                else if (is_signed) v[i] = static_cast<T>(static_cast<signed char>(bytes[i]));
-                else v[i] = static_cast<T>(bytes[i]);
-            }
+            read_exact(in, v.data(), h.count * sizeof(T), name);
+            if (h.big_endian) big_endian_to_host(v.data(), v.size());
+            else little_endian_to_host(v.data(), v.size());
+            if constexpr (std::is_same_v<T, std::uint8_t>)
+                if (h.is_bool)
+                    for (auto& x : v) x = static_cast<std::uint8_t>(x != 0);
         },
         data);
     return {std::move(data), h.shape};

@@ -9,20 +9,31 @@
 #include <utility>
 #include <vector>
 
+#include <preduce/half.hpp>
+
 namespace preduce_cli {
 
 struct npy_array {
-    std::string descr;                 // little-endian dtype: "<i4", "<u4", "<i8", "<u8", "<f4", "<f8"
+    std::string descr;                 // little-endian dtype: "<i4", "<f8", "<f2", "|u1", ... (npy_descr)
     std::vector<std::uint64_t> shape;  // outermost first
     std::vector<unsigned char> data;   // the elements in C order, little-endian
 };
 
-// The .npy dtype of an element type of the results.
+// The .npy dtype of an element type of the results. NumPy has no bfloat16: its results
+// are written as their 16-bit patterns, "<u2" (numpy.ndarray.view(ml_dtypes.bfloat16) reads them).
 template <class T>
 std::string npy_descr() {
-    static_assert(std::is_arithmetic_v<T> && (sizeof(T) == 4 || sizeof(T) == 8), "no .npy dtype for this type");
-    const char kind = std::is_floating_point_v<T> ? 'f' : std::is_signed_v<T> ? 'i' : 'u';
-    return std::string("<") + kind + static_cast<char>('0' + sizeof(T));
+    if constexpr (std::is_same_v<T, preduce::float16>) {
+        return "<f2";
+    } else if constexpr (std::is_same_v<T, preduce::bfloat16>) {
+        return "<u2";
+    } else {
+        static_assert(std::is_arithmetic_v<T> && !std::is_same_v<T, bool> &&
+                          (sizeof(T) == 1 || sizeof(T) == 2 || sizeof(T) == 4 || sizeof(T) == 8),
+                      "no .npy dtype for this type");
+        const char kind = std::is_floating_point_v<T> ? 'f' : std::is_signed_v<T> ? 'i' : 'u';
+        return std::string(sizeof(T) == 1 ? "|" : "<") + kind + static_cast<char>('0' + sizeof(T));
+    }
 }
 
 // Appends v's bytes, least significant first whatever the host's byte order.

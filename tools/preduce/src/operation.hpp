@@ -64,7 +64,7 @@ T threshold(const std::string& text, const char* what) {
     if (p.status != parse_status::ok)
         throw usage_error(std::string("--pred: ") + what + " '" + text + "' is not a valid " +
                           preduce::detail::type_name<T>() + ", the element type of the data");
-    if (p.value != p.value) throw usage_error("--pred: NaN equals nothing and orders with nothing; use --pred is_nan");
+    if (numeric(p.value) != numeric(p.value)) throw usage_error("--pred: NaN equals nothing and orders with nothing; use --pred is_nan");
     return p.value;
 }
 } // namespace detail

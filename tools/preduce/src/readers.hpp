@@ -15,8 +15,9 @@
 
 namespace preduce_cli {
 
-// .npy (NumPy format 1.0, 2.0, 3.0): little-endian <i4 <u4 <i8 <u8 <f4 <f8, and the
-// 1-byte |i1 |u1 |b1 widened to int32/uint32; any shape, read in C order.
+// .npy (NumPy format 1.0, 2.0, 3.0): i1 u1 i2 u2 i4 u4 i8 u8 f2 f4 f8, each read as
+// itself, multi-byte ones in either byte order ('<', '>', '='), and b1 read as uint8 (0 or
+// 1); any shape, read in C order.
 struct npy_contents {
     dataset data;                      // the values in C order
     std::vector<std::uint64_t> shape;  // as the header gives it: () for a scalar
@@ -30,8 +31,8 @@ dataset read_npy(std::istream& in, std::uint64_t size, const std::string& name);
 // can be fuzzed on its own: `prefix` is the first min(size, npy_max_prefix) bytes.
 struct npy_header {
     std::string descr;            // as written, e.g. "<f4"
-    element_type type;            // what the values are reduced as
-    std::size_t stored_size;      // bytes per element in the file (1 for widened types)
+    element_type type;            // what the values are reduced as, and stored as
+    bool big_endian;              // the values are stored big-endian ('>', or '=' on a big-endian host)
     bool is_bool;                 // |b1: any non-zero byte counts as 1
     std::uint64_t count;          // product of the shape
     std::uint64_t data_offset;    // where the values start

@@ -37,11 +37,16 @@ void print_table(const run_summary& s, const std::string& source, int repeat) {
 
     const result_shape shape = s.op.shape();
     const bool with_error = s.reference.has_value();
+    // float16 and bfloat16 results (min, max, ...): their 16-bit patterns.
+    const bool with_half_bits = !with_error && std::any_of(s.results.begin(), s.results.end(), [&](const auto& r) {
+        return half_bits(shape, r.result).has_value();
+    });
     const bool with_speedup = std::any_of(s.results.begin(), s.results.end(),
                                           [](const auto& r) { return r.backend == preduce::backend::seq; });
     std::vector<std::string> header{"backend"};
     for (auto& h : result_headers(shape)) header.push_back(std::move(h));
     if (with_error) header.insert(header.end(), {"bits", "error", "error/bound"});
+    if (with_half_bits) header.push_back("bits");
     header.insert(header.end(), {"median", "GB/s"});
     if (with_speedup) header.push_back("speed-up");
 
@@ -55,6 +60,7 @@ void print_table(const run_summary& s, const std::string& source, int repeat) {
             row.push_back(s.reference->bound > 0 ? fmt::format("{:.1e}", std::fabs(*r.error) / s.reference->bound)
                                                  : "-");
         }
+        if (with_half_bits) row.push_back(half_bits(shape, r.result).value_or("-"));
         row.push_back(time_text(r.median_s));
         const auto g = gbps(s, r);
         row.push_back(g ? fmt::format("{:.2f}", *g) : "-");
@@ -73,6 +79,7 @@ void print_json(const run_summary& s) {
     for (const auto& r : s.results) {
         nlohmann::ordered_json rec = json_record_head(s, r);
         rec["result"] = json_result(s.op.shape(), r.result);
+        if (const auto bits = json_half_bits(s.op.shape(), r.result)) rec["bits"] = *bits;
         add_json_timing(rec, s, r);
         if (r.error) {
             rec["exact"] = json_number(s.reference->exact);
@@ -117,7 +124,7 @@ void print_csv(const run_summary& s) {
             r.result.moments ? fmt::format("{}", r.result.moments->mean) : "",
             r.result.moments ? fmt::format("{}", r.result.moments->variance()) : "",
             r.bits ? std::string(preduce::name(s.precision)) : "",
-            r.bits ? *r.bits : "",
+            r.bits ? *r.bits : half_bits(shape, r.result).value_or(""),
             r.bits ? std::string(*s.bit_identical ? "yes" : "no") : "",
         };
         fmt::print("{}\n", csv_line(row));
@@ -156,6 +163,11 @@ nlohmann::ordered_json json_result(result_shape shape, const result_value& r) {
     return json_value(r.value);
 }
 
+std::optional<nlohmann::ordered_json> json_half_bits(result_shape shape, const result_value& r) {
+    if (!half_bits(shape, r)) return std::nullopt;
+    if (shape == result_shape::minmax) return nlohmann::ordered_json{{"min", bits_text(*r.min)}, {"max", bits_text(*r.max)}};
+    return nlohmann::ordered_json(bits_text(r.value));
+}
 
 std::vector<std::string> result_cells(result_shape shape, const result_value& r) {
     switch (shape) {

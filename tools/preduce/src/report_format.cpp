@@ -10,7 +10,14 @@
 namespace preduce_cli {
 
 std::string scalar_text(const scalar& v) {
-    return std::visit([](auto x) { return fmt::format("{}", x); }, v);
+    return std::visit(
+        [](auto x) {
+            // A float16 or bfloat16 as the double of its exact value: the shortest text of that
+            // double reads back as the same 16-bit value.
+            if constexpr (is_half_v<decltype(x)>) return fmt::format("{}", static_cast<double>(numeric(x)));
+            else return fmt::format("{}", x);
+        },
+        v);
 }
 
 bool index_is_none(const result_value& r) { return r.index && *r.index == preduce::no_index; }
@@ -34,7 +41,7 @@ nlohmann::ordered_json json_number(double v) {
 nlohmann::ordered_json json_value(const scalar& value) {
     return std::visit(
         [](auto v) -> nlohmann::ordered_json {
-            if constexpr (std::is_floating_point_v<decltype(v)>) return json_number(static_cast<double>(v));
+            if constexpr (is_floating_v<decltype(v)>) return json_number(static_cast<double>(numeric(v)));
             else return v;
         },
         value);

@@ -9,7 +9,11 @@
 //                                 squared deviations; variance = m2 / count)
 //   PREFIX.<backend>.index.npy  argmin, argmax: (m,) int64, the index inside each segment,
 //                               -1 for an empty segment
-//   PREFIX.<backend>.keys.npy   --keys: (m,) the key of each run, in the keys' own type
+//   PREFIX.<backend>.keys.npy   --keys: (m,) the key of each run, in the keys' own type (8- and
+//                               16-bit keys widened to 32 bits: dataset.hpp, key_dataset)
+//
+// float16 results are written as "<f2"; bfloat16 ones, which NumPy has no dtype for, as their
+// bit patterns, "<u2".
 #include <cstdint>
 #include <optional>
 #include <string>
@@ -47,7 +51,7 @@ result_arrays arrays_of(const std::vector<R>& results) {
         a.values.descr = std::move(descr);
         a.values.shape = std::move(shape);
     };
-    if constexpr (std::is_arithmetic_v<R>) {
+    if constexpr (std::is_arithmetic_v<R> || std::is_same_v<R, preduce::float16> || std::is_same_v<R, preduce::bfloat16>) {
         layout(npy_descr<R>(), {m});
         bytes.reserve(m * sizeof(R));
         for (const R& r : results) append_le(bytes, r);

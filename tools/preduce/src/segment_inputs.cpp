@@ -80,7 +80,7 @@ std::vector<std::uint64_t> read_offsets(const std::string& file) {
         [&](const auto& v) {
             using T = typename std::decay_t<decltype(v)>::value_type;
             std::vector<std::uint64_t> out;
-            if constexpr (std::is_floating_point_v<T>) {
+            if constexpr (is_floating_v<T>) {
                 throw input_error(file + ": --segments needs integer offsets, and its values are " + type_text(in.data) +
                                   "; save them as int64 (np.asarray(offsets, dtype=np.int64))");
             } else {
@@ -133,11 +133,30 @@ segment_plan plan_fixed_size(const segment_request& r, std::uint64_t n) {
     return p;
 }
 
+// Keys of a narrow type widened exactly to a 32-bit one (dataset.hpp: key_dataset), which
+// is then the type reported (keys_type) and written to .keys.npy.
+key_dataset widened_keys(dataset keys) {
+    return std::visit(
+        [](auto& k) -> key_dataset {
+            using K = typename std::decay_t<decltype(k)>::value_type;
+            if constexpr (std::is_constructible_v<key_dataset, std::vector<K>>) {
+                return std::move(k);
+            } else {
+                using W = std::conditional_t<is_half_v<K>, float,
+                                             std::conditional_t<std::is_signed_v<K>, std::int32_t, std::uint32_t>>;
+                std::vector<W> w(k.size());
+                for (std::size_t i = 0; i < k.size(); ++i) w[i] = static_cast<W>(numeric(k[i]));
+                return w;
+            }
+        },
+        keys);
+}
+
 segment_plan plan_keys(const segment_request& r, std::uint64_t n, const std::string& data_name) {
     const input_format format = format_from_name(r.file);
     if (format == input_format::raw && !r.keys_type)
-        throw usage_error("--keys " + r.file + ": raw keys need --keys-type (i32, u32, i64, u64, f32 or f64); a .npy "
-                          "carries its dtype, and .txt or .csv names are read as text");
+        throw usage_error("--keys " + r.file + ": raw keys need --keys-type (" + element_type_names() +
+                          "); a .npy carries its dtype, and .txt or .csv names are read as text");
     // A .npy's dtype is checked here rather than by load_input, whose message names --type.
     loaded_input in = load_input(r.file, format, format == input_format::npy ? std::nullopt : r.keys_type);
     if (format == input_format::npy && r.keys_type && *r.keys_type != type_of(in.data))
@@ -149,9 +168,13 @@ segment_plan plan_keys(const segment_request& r, std::uint64_t n, const std::str
                                       size_of(in.data), data_name, n));
     segment_plan p;
     p.info.mode = "keys";
-    p.info.keys_type = type_text(in.data);
-    p.info.description = fmt::format("by runs of equal keys in {} ({})", r.file, p.info.keys_type);
-    p.keys = std::move(in.data);
+    const std::string file_type = type_text(in.data);
+    p.keys = widened_keys(std::move(in.data));
+    p.info.keys_type = std::visit(
+        [](const auto& k) { return std::string(preduce::detail::type_name<typename std::decay_t<decltype(k)>::value_type>()); },
+        *p.keys);
+    p.info.description = fmt::format("by runs of equal keys in {} ({}{})", r.file, p.info.keys_type,
+                                     file_type == p.info.keys_type ? "" : ", widened from " + file_type);
     return p;
 }
 

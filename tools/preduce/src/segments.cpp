@@ -48,7 +48,7 @@ many_results summarize(const std::vector<R>& out, const result_arrays& arrays) {
 }
 
 // The first and last keys of the runs, beside the first and last results.
-void show_keys(const dataset& keys, many_results& s) {
+void show_keys(const key_dataset& keys, many_results& s) {
     std::visit(
         [&](const auto& k) {
             const auto [head, tail] = shown_ranges(k.size());
@@ -71,7 +71,7 @@ void run_backends(const std::vector<T>& x, const std::vector<T>* y, const Op& op
     for (const auto b : s.backends) {
         const preduce::options opts{.threads = s.threads, .precision = s.precision};
         std::vector<R> out(plan.count);
-        dataset run_keys;  // --keys: the keys of the runs, from the last call
+        key_dataset run_keys;  // --keys: the keys of the runs, from the last call
         const auto call = [&] {
             if (plan.keys) {
                 if constexpr (pairs) {

@@ -41,7 +41,7 @@ struct segment_plan {
     std::vector<int> axes;               // axis: 0 .. rank - 1, in the order given
     std::vector<std::uint64_t> offsets;  // offsets
     std::uint64_t size = 0;              // fixed_size
-    std::optional<dataset> keys;         // keys
+    std::optional<key_dataset> keys;     // keys, narrow ones widened (dataset.hpp)
     std::uint64_t count = 0;             // results per backend (keys: known after the run)
     segmented_run info;                  // what the report says about the mode
 };

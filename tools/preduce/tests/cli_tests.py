@@ -230,7 +230,8 @@ def case_default_run():
 def case_help():
     out = ok("--help")
     for word in ("--input", "--input2", "--op", "--pred", "--backend", "--format", "results",
-                 "sumsq", "asum", "dot", "mean", "var", "minmax", "moments"):
+                 "sumsq", "asum", "dot", "mean", "var", "minmax", "moments",
+                 "i32|u32|i64|u64|f32|f64|i8|u8|i16|u16|f16|bf16", "i2 u2 f2 i1 u1", "|b1"):
         check(word in out, f"--help does not mention {word}")
 
 
@@ -327,9 +328,11 @@ def case_npy_other_dtypes():
     cases = [("<u4", "I", [1, 2, 2**32 - 1], "uint32", 2),        # wraps mod 2^32
              ("<i8", "q", [-(2**62), 5, 2**40], "int64", -(2**62) + 5 + 2**40),
              ("<u8", "Q", [2**63, 1], "uint64", 2**63 + 1),
-             ("|i1", "b", [-128, 127, -1], "int32", -2),
-             ("|u1", "B", [255, 1], "uint32", 256),
-             ("|b1", "B", [1, 0, 1, 1], "uint32", 3)]
+             # 1-byte types are read as themselves and sum in 64 bits: no wrap at 8 bits.
+             ("|i1", "b", [-128, 127, -1, -128], "int8", -130),
+             ("|u1", "B", [255, 1], "uint8", 256),
+             # bool as uint8 (any non-zero byte is true): sum counts the true values.
+             ("|b1", "B", [1, 0, 1, 1, 2], "uint8", 4)]
     for descr, fmt, vals, tname, total in cases:
         path = write("t.npy", npy_bytes(descr, (len(vals),), pack(fmt, vals)))
         r = one_result("--input", path, "--op", "sum")
@@ -482,7 +485,6 @@ def case_bad_npy_files():
         "huge header length": (b"\x93NUMPY\x02\x00\xf0\xff\xff\xff{}", "absurd"),
         "header longer than file": (b"\x93NUMPY\x01\x00\x00\x10{'descr'", "truncated"),
         "version 4": (b"\x93NUMPY\x04" + good[7:], "version"),
-        "big-endian": (npy_bytes(">f8", (1,), struct.pack(">d", 1.0)), "big-endian"),
         "object dtype": (npy_bytes("|O", (1,), b"\0" * 8), "object"),
         "complex dtype": (npy_bytes("<c8", (1,), b"\0" * 8), "unsupported dtype"),
         "no byte order on i4": (npy_bytes("|i4", (1,), b"\0" * 4), "byte order"),
@@ -539,7 +541,8 @@ def case_bad_flags():
     fails("--n", "12abc", status=2, contains="--n")
     fails("--repeat", "0", status=2, contains="--repeat")
     fails("--threads", "-2", status=2, contains="--threads")
-    fails("--type", "f16", status=2, contains="f16")
+    line = fails("--type", "f128", status=2, contains="f128")
+    check("i8, u8, i16, u16, f16, bf16" in line, f"the valid types: {line}")
     fails("--format", "xml", status=2, contains="xml")
     fails("--format-in", "npy", status=2)                    # needs --input
     fails("--input", "x.npy", "--n", "5", status=2)          # generated-data flag with a file
@@ -611,11 +614,10 @@ def case_more_bad_npy_files():
     ])
     # dtypes the front end cannot reduce: each named, none read as something else.
     fails_each([
-        ("big-endian i4", npy_bytes(">i4", (2,), struct.pack(">2i", 1, 2)), "big-endian"),
-        ("big-endian u8", npy_bytes(">u8", (1,), struct.pack(">Q", 1)), "big-endian"),
         ("object, old spelling", npy_bytes("|O8", (1,), b"\0" * 8), "object"),
         ("object, little-endian", npy_bytes("<O", (1,), b"\0" * 8), "object"),
-        ("float16", npy_bytes("<f2", (2,), b"\0" * 4), "unsupported dtype"),
+        ("float128", npy_bytes("<f16", (2,), b"\0" * 32), "unsupported dtype"),
+        ("no byte order on f2", npy_bytes("|f2", (1,), b"\0" * 2), "byte order"),
         ("complex128", npy_bytes("<c16", (1,), b"\0" * 16), "unsupported dtype"),
         ("unicode string", npy_bytes("<U8", (1,), b"\0" * 32), "unsupported dtype"),
         ("byte string", npy_bytes("|S4", (1,), b"abcd"), "unsupported dtype"),
@@ -687,7 +689,7 @@ def case_inputs_beyond_memory():
         f.write(head)
         f.truncate(len(head) + big)
     fails("--input", npy, status=1, contains="more memory than this machine has")
-    head = npy_bytes("|u1", (big,), b"")  # widened to uint32: 4x the file
+    head = npy_bytes("|u1", (big,), b"")  # uint8, 1 byte a value: the file itself is twice the memory
     with open(npy, "wb") as f:
         f.write(head)
         f.truncate(len(head) + big)
@@ -1040,7 +1042,8 @@ try:
 except ImportError:
     np = None
 
-NPY_FORMATS = {"<f4": "f", "<f8": "d", "<i4": "i", "<i8": "q", "<u4": "I", "<u8": "Q"}
+NPY_FORMATS = {"<f4": "f", "<f8": "d", "<i4": "i", "<i8": "q", "<u4": "I", "<u8": "Q",
+               "|i1": "b", "|u1": "B", "<i2": "h", "<u2": "H", "<f2": "e"}
 INT_LIMITS = {"<i4": (32, True), "<i8": (64, True), "<u4": (32, False), "<u8": (64, False)}
 UNIT_ROUNDOFF = {"<f4": 2.0**-24, "<f8": 2.0**-53}
 OUTPUTS = itertools.count()
@@ -1518,7 +1521,7 @@ def case_segmented_errors():
     fails("--input", x, "--keys", offsets("k10.npy", "q", "<i8", list(range(10))), "--keys-type", "i32", status=1,
           contains="dtype")
     fails("--input", x, "--keys-type", "i32", status=2, contains="--keys")
-    fails("--input", x, "--keys", write("k10.txt", "1\n" * 10), "--keys-type", "f16", status=2, contains="f16")
+    fails("--input", x, "--keys", write("k10.txt", "1\n" * 10), "--keys-type", "f128", status=2, contains="f128")
     # Two modes at once, and modes the op or --mpi cannot take.
     off = offsets("ok.npy", "q", "<i8", [0, 10])
     for a, b in ((("--axis", "0"), ("--segments", off)), (("--segment-size", "5"), ("--keys", off)),
@@ -1537,6 +1540,374 @@ def case_segmented_help():
                  "--output PREFIX", "PREFIX.<backend>.npy", ".index.npy", ".keys.npy", "sha256", "first_keys",
                  "(m, 2)", "(m, 3) float64"):
         check(word in out, f"--help does not mention {word}")
+
+
+# ---------------------------------------------------------------- cases: narrow element types
+
+def f16_bits(x):
+    """The binary16 pattern nearest x (Python's struct rounds to nearest, ties to even)."""
+    return struct.unpack("<H", struct.pack("<e", x))[0]
+
+
+def f16_value(bits):
+    return struct.unpack("<e", struct.pack("<H", bits))[0]
+
+
+def bf16_bits(x):
+    """The bfloat16 pattern of x, which must be exact in bfloat16 (the upper half of a float32)."""
+    u = struct.unpack("<I", struct.pack("<f", x))[0]
+    check(u & 0xffff == 0, f"{x} is not a bfloat16")
+    return u >> 16
+
+
+def bf16_value(bits):
+    return struct.unpack("<f", struct.pack("<I", bits << 16))[0]
+
+
+def f32_bits(x):
+    return f"0x{struct.unpack('<I', struct.pack('<f', x))[0]:08x}"
+
+
+def hex16(bits):
+    return f"0x{bits:04x}"
+
+
+@case
+def case_npy_f16():
+    # Sums of float16 accumulate in float32 and return float32: these values are multiples
+    # of 1/4 below 2^17, so every partial sum is exact in float32, in any order.
+    vals = [1.0, -2.5, 0.5, 65504.0, -3.0, 1024.0, 0.25, -0.0, 0.0]
+    path = write("h.npy", npy_bytes("<f2", (3, 3), pack("e", vals)))
+    exact = math.fsum(vals)
+    check(exact == 66524.25 and f32(exact) == exact, "the reference")
+    r = one_result("--input", path, "--op", "sum")
+    check(r["type"] == "float16" and r["n"] == 9 and r["result"] == exact and r["error"] == 0, r)
+    check(r["bits"] == f32_bits(exact) and r["bit_identical"] is True, f"float32 bits of the sum: {r}")
+    check(r["error_bound"] == 8 * 2.0**-24 * math.fsum(abs(v) for v in vals), f"float32's u in the bound: {r}")
+    check(one_result("--input", path, "--op", "argmax")["result"] == {"value": 65504.0, "index": 3}, "argmax")
+    r = one_result("--input", path, "--op", "argmin")
+    check(r["result"] == {"value": -3.0, "index": 4} and r["bits"] == "0xc200", r)
+    for r in records("--input", path, "--op", "mean"):
+        check(close(r["result"], exact / 9), f"mean in double: {r}")
+    check(one_result("--input", path, "--op", "count_if", "--pred", "greater:0.5")["result"] == 3, "count_if")
+    # A float16 accumulator would overflow at the second 65504; float32 holds 1000 of them exactly.
+    big = write("big.npy", npy_bytes("<f2", (1000,), pack("e", [65504.0] * 1000)))
+    r = one_result("--input", big, "--op", "sum")
+    check(r["result"] == 65504000.0 and r["bits"] == f32_bits(65504000.0) and r["error"] == 0, r)
+    check(one_result("--input", big, "--op", "wide_sum")["result"] == 65504000.0, "wide_sum")
+    # 1000 x the smallest subnormal, 2^-24: exact in float32.
+    tiny = write("tiny.npy", npy_bytes("<f2", (1000,), pack("H", [0x0001] * 1000)))
+    check(one_result("--input", tiny, "--op", "sum")["result"] == 1000 * 2.0**-24, "sum of subnormals")
+    # sumsq and asum accumulate like sum (products of float16 values are exact in float32).
+    sq = [1.0, -2.5, 0.5, 3.0, 0.25]
+    sqp = write("sq.npy", npy_bytes("<f2", (5,), pack("e", sq)))
+    r = one_result("--input", sqp, "--op", "sumsq")
+    check(r["result"] == math.fsum(v * v for v in sq) == 16.5625 and r["error"] == 0, r)
+    check(one_result("--input", sqp, "--op", "asum")["result"] == 7.25, "asum")
+    r = one_result("--input", sqp, "--input2", sqp, "--op", "dot")
+    check(r["result"] == 16.5625 and r["type"] == "float16", r)
+    # --type may restate the dtype, and must not contradict it.
+    check(one_result("--input", path, "--type", "f16", "--op", "sum")["result"] == exact, "--type f16")
+    fails("--input", path, "--type", "bf16", status=1, contains="disagrees")
+
+
+@case
+def case_f16_bits_in_reports():
+    # Signed zeros: -0 < +0, whatever their order; the bits tell them apart.
+    for order in ([0x0000, 0x8000], [0x8000, 0x0000]):
+        path = write("z.npy", npy_bytes("<f2", (2,), pack("H", order)))
+        r = one_result("--input", path, "--op", "min")
+        check(r["result"] == 0 and r["bits"] == "0x8000", f"{order}: {r}")
+        r = one_result("--input", path, "--op", "max")
+        check(r["result"] == 0 and r["bits"] == "0x0000", f"{order}: {r}")
+        r = one_result("--input", path, "--op", "argmin")
+        check(r["result"]["index"] == order.index(0x8000) and r["bits"] == "0x8000", f"{order}: {r}")
+        r = one_result("--input", path, "--op", "minmax")
+        check(r["bits"] == {"min": "0x8000", "max": "0x0000"}, f"{order}: {r}")
+    # Subnormals, the largest finite values, infinities.
+    pats = [0x0001, 0x03ff, 0x7bff, 0xfbff, 0x8001, 0x7c00, 0xfc00, 0x3c00]
+    path = write("s.npy", npy_bytes("<f2", (len(pats),), pack("H", pats)))
+    check(f16_value(0x03ff) == 2.0**-14 - 2.0**-24 and f16_value(0x7bff) == 65504.0, "the patterns")
+    r = one_result("--input", path, "--op", "argmin")
+    check(r["result"] == {"value": "-inf", "index": 6} and r["bits"] == "0xfc00", r)
+    r = one_result("--input", path, "--op", "argmax")
+    check(r["result"] == {"value": "inf", "index": 5} and r["bits"] == "0x7c00", r)
+    finite = [0x0001, 0x03ff, 0x8001, 0x0400, 0xfbff, 0x7bff]
+    path = write("f.npy", npy_bytes("<f2", (len(finite),), pack("H", finite)))
+    r = one_result("--input", path, "--op", "minmax")
+    check(r["result"] == {"min": -65504.0, "max": 65504.0} and r["bits"] == {"min": "0xfbff", "max": "0x7bff"}, r)
+    small = write("sub.npy", npy_bytes("<f2", (3,), pack("H", [0x0001, 0x03ff, 0x8001])))
+    r = one_result("--input", small, "--op", "min")
+    check(r["result"] == -(2.0**-24) and r["bits"] == "0x8001", f"a subnormal, exactly: {r}")
+    r = one_result("--input", small, "--op", "max")
+    check(r["result"] == 2.0**-14 - 2.0**-24 and r["bits"] == "0x03ff", r)
+    # Any NaN wins min and max and comes out as the canonical quiet NaN, 0x7e00.
+    for nan in (0x7e00, 0x7c01, 0xfe00, 0x7fff):
+        path = write("n.npy", npy_bytes("<f2", (3,), pack("H", [0x3c00, nan, 0x4000])))
+        for op in ("min", "max"):
+            r = one_result("--input", path, "--op", op)
+            check(r["result"] == "nan" and r["bits"] == "0x7e00", f"{op} with NaN {nan:#06x}: {r}")
+        r = one_result("--input", path, "--op", "argmax")
+        check(r["result"] == {"value": "nan", "index": 1} and r["bits"] == "0x7e00", f"{nan:#06x}: {r}")
+        r = one_result("--input", path, "--op", "minmax")
+        check(r["bits"] == {"min": "0x7e00", "max": "0x7e00"}, f"{nan:#06x}: {r}")
+        check(one_result("--input", path, "--op", "count_if", "--pred", "is_nan")["result"] == 1, "is_nan")
+    # The table and the CSV show the bits too; sums keep their float32 bits.
+    path = write("z.npy", npy_bytes("<f2", (2,), pack("H", [0x0000, 0x8000])))
+    rows = table_rows(ok("--input", path, "--op", "min", "--repeat", "1"))
+    check(all(r["result"] == "-0" and r["bits"] == "0x8000" for r in rows), rows)
+    rows = table_rows(ok("--input", path, "--op", "minmax", "--repeat", "1"))
+    check(all(r["bits"] == "0x8000/0x0000" for r in rows), rows)
+    out = ok("--input", path, "--op", "max", "--format", "csv", "--repeat", "1").splitlines()
+    cells = dict(zip(out[0].split(","), out[1].split(",")))
+    check(cells["result"] == "0" and cells["bits"] == "0x0000" and cells["type"] == "float16", cells)
+    # Other types' min and max carry no "bits".
+    path = write("i.npy", npy_bytes("<i2", (2,), pack("h", [1, 2])))
+    check("bits" not in one_result("--input", path, "--op", "min"), "bits of an int16 min")
+
+
+@case
+def case_npy_big_endian():
+    # '>' dtypes are byte-swapped on reading, as '<' ones are on a big-endian host.
+    vals = [1.5, -0.25, 2048.0, -0.0]
+    path = write("be.npy", npy_bytes(">f2", (4,), struct.pack(">4e", *vals)))
+    r = one_result("--input", path, "--op", "sum")
+    check(r["type"] == "float16" and r["result"] == 2049.25, r)
+    r = one_result("--input", path, "--op", "min")
+    check(r["result"] == -0.25 and r["bits"] == hex16(f16_bits(-0.25)), r)
+    r = one_result("--input", path, "--op", "max")
+    check(r["result"] == 2048.0 and r["bits"] == "0x6800", r)
+    check(one_result("--input", path, "--op", "argmax")["result"] == {"value": 2048.0, "index": 2}, "argmax")
+    for r in records("--input", path, "--op", "sumsq"):  # 4194306.3125 needs 27 bits: rounded in float32
+        check(r["exact"] == 4194306.3125 and abs(r["error"]) <= r["error_bound"], f"sumsq: {r}")
+    for descr, fmt, vals, tname, total in ((">i2", "h", [-300, 200, 7], "int16", -93),
+                                           (">u2", "H", [65535, 1, 2], "uint16", 65538),
+                                           (">i4", "i", [-(2**31), 5], "int32", -(2**31) + 5),
+                                           (">u8", "Q", [2**63, 1], "uint64", 2**63 + 1),
+                                           (">f4", "f", [1.5, 2.25], "float32", 3.75),
+                                           (">f8", "d", [0.5, -4.0], "float64", -3.5)):
+        path = write("be.npy", npy_bytes(descr, (len(vals),), struct.pack(f">{len(vals)}{fmt}", *vals)))
+        r = one_result("--input", path, "--op", "sum")
+        check(r["type"] == tname and r["result"] == total, f"{descr}: {r}")
+    # '=' is the host's order; 1-byte types take any order character.
+    path = write("native.npy", npy_bytes("=i2", (2,), struct.pack("=2h", -5, 9)))
+    check(one_result("--input", path, "--op", "sum")["result"] == 4, "=i2")
+    path = write("b.npy", npy_bytes(">i1", (2,), pack("b", [-5, 9])))
+    check(one_result("--input", path, "--op", "sum")["result"] == 4, ">i1")
+
+
+@case
+def case_npy_narrow_ints():
+    # Read as themselves, summed in int64/uint64: no wrap at 8 or 16 bits.
+    i8 = write("i8.npy", npy_bytes("|i1", (1000,), pack("b", [127] * 1000)))
+    r = one_result("--input", i8, "--op", "sum")
+    check(r["type"] == "int8" and r["n"] == 1000 and r["result"] == 127000, f"no 8-bit wrap: {r}")
+    check(one_result("--input", i8, "--op", "wide_sum")["result"] == 127000, "wide_sum")
+    check(one_result("--input", i8, "--op", "sumsq")["result"] == 1000 * 127**2, "sumsq")
+    check(one_result("--input", i8, "--op", "argmax")["result"] == {"value": 127, "index": 0}, "ties: lowest index")
+    vals = [-128, 127, -1, 5]
+    mixed = write("m.npy", npy_bytes("|i1", (4,), pack("b", vals)))
+    check(one_result("--input", mixed, "--op", "sum")["result"] == 3, "sum")
+    check(one_result("--input", mixed, "--op", "argmin")["result"] == {"value": -128, "index": 0}, "argmin")
+    check(one_result("--input", mixed, "--op", "minmax")["result"] == {"min": -128, "max": 127}, "minmax")
+    check(one_result("--input", mixed, "--op", "sumsq")["result"] == sum(v * v for v in vals), "sumsq")
+    check(one_result("--input", mixed, "--op", "asum")["result"] == 261, "asum: |-128| = 128")
+    check(one_result("--input", mixed, "--op", "mean")["result"] == 0.75, "mean")
+    check(one_result("--input", mixed, "--op", "count_if", "--pred", "greater:0")["result"] == 2, "count_if")
+    check(one_result("--input", mixed, "--input2", mixed, "--op", "dot")["result"] == sum(v * v for v in vals), "dot")
+    fails("--input", mixed, "--op", "count_if", "--pred", "greater:300", status=2, contains="int8")
+    u8 = write("u8.npy", npy_bytes("|u1", (1000,), pack("B", [255] * 1000)))
+    r = one_result("--input", u8, "--op", "sum")
+    check(r["type"] == "uint8" and r["result"] == 255000, r)
+    check(one_result("--input", u8, "--op", "min")["result"] == 255, "min")
+    vals = [-32768, 32767, -1, 5]
+    i16 = write("i16.npy", npy_bytes("<i2", (2, 2), pack("h", vals)))
+    r = one_result("--input", i16, "--op", "sum")
+    check(r["type"] == "int16" and r["result"] == 3, r)
+    check(one_result("--input", i16, "--op", "sumsq")["result"] == sum(v * v for v in vals), "sumsq")
+    r = one_result("--input", i16, "--op", "minmax")
+    check(r["result"] == {"min": -32768, "max": 32767} and "bits" not in r, r)
+    i16k = write("i16k.npy", npy_bytes("<i2", (1000,), pack("h", [32767] * 1000)))
+    check(one_result("--input", i16k, "--op", "sum")["result"] == 32767000, "no 16-bit wrap")
+    u16 = write("u16.npy", npy_bytes("<u2", (1000,), pack("H", [65535] * 1000)))
+    r = one_result("--input", u16, "--op", "sum")
+    check(r["type"] == "uint16" and r["result"] == 65535000, r)
+    u16b = write("u16b.npy", npy_bytes("<u2", (3,), pack("H", [3, 65535, 65535])))
+    check(one_result("--input", u16b, "--op", "argmax")["result"] == {"value": 65535, "index": 1}, "argmax")
+    check(one_result("--input", u16b, "--type", "u16", "--op", "min")["result"] == 3, "--type u16")
+    fails("--input", u16b, "--type", "i16", status=1, contains="disagrees")
+
+
+@case
+def case_raw_bf16_and_i8():
+    vals = [1.5, -2.0, 0.0078125, 256.0, 3.0, -0.5]
+    path = write("v.bf16", pack("H", [bf16_bits(v) for v in vals]))
+    r = one_result("--input", path, "--type", "bf16", "--op", "sum")
+    exact = math.fsum(vals)
+    check(r["type"] == "bfloat16" and r["n"] == 6 and r["result"] == exact == 258.0078125 and r["error"] == 0, r)
+    check(r["bits"] == f32_bits(exact), f"float32 bits: {r}")
+    r = one_result("--input", path, "--type", "bf16", "--op", "min")
+    check(r["result"] == -2.0 and r["bits"] == "0xc000", r)
+    r = one_result("--input", path, "--type", "bf16", "--op", "argmax")
+    check(r["result"] == {"value": 256.0, "index": 3} and r["bits"] == "0x4380", r)
+    # A bfloat16 accumulator would stop growing at 256; float32 counts 1000 ones.
+    ones = write("ones.bf16", pack("H", [0x3f80] * 1000))
+    check(one_result("--input", ones, "--type", "bf16", "--op", "sum")["result"] == 1000.0, "float32 accumulator")
+    # The largest finite bfloat16, signed zeros, NaN (canonical 0x7fc0).
+    path = write("x.bf16", pack("H", [0x7f7f, 0x8000, 0x0000, 0xff7f]))
+    r = one_result("--input", path, "--type", "bf16", "--op", "minmax")
+    check(r["result"] == {"min": bf16_value(0xff7f), "max": bf16_value(0x7f7f)}, r)
+    check(r["bits"] == {"min": "0xff7f", "max": "0x7f7f"}, r)
+    path = write("z.bf16", pack("H", [0x0000, 0x8000]))
+    check(one_result("--input", path, "--type", "bf16", "--op", "min")["bits"] == "0x8000", "-0 < +0")
+    for nan in (0x7fc0, 0x7f81, 0xffc0):
+        path = write("n.bf16", pack("H", [0x3f80, nan, 0x4000]))
+        r = one_result("--input", path, "--type", "bf16", "--op", "max")
+        check(r["result"] == "nan" and r["bits"] == "0x7fc0", f"{nan:#06x}: {r}")
+    fails("--input", write("odd.bf16", b"\0" * 3), "--type", "bf16", status=1, contains="multiple of 2")
+    # Raw int8 and uint16: the bytes as themselves.
+    path = write("v.i8", bytes([0x80, 0x7f, 0xff, 0x05]))
+    r = one_result("--input", path, "--type", "i8", "--op", "sum")
+    check(r["type"] == "int8" and r["result"] == 3, r)
+    check(one_result("--input", path, "--type", "i8", "--op", "argmin")["result"] == {"value": -128, "index": 0}, "argmin")
+    path = write("k.i8", bytes([0x7f] * 1000))
+    check(one_result("--input", path, "--type", "i8", "--op", "sum")["result"] == 127000, "no 8-bit wrap")
+    path = write("v.u16", pack("H", [65535, 1]))
+    check(one_result("--input", path, "--type", "u16", "--op", "sum")["result"] == 65536, "u16")
+    fails("--input", write("odd.i16", b"\0" * 5), "--type", "i16", status=1, contains="multiple of 2")
+    fails("--input", path, status=1, contains="i8, u8, i16, u16, f16, bf16")  # raw without --type
+
+
+@case
+def case_text_narrow():
+    p = write("u8.txt", "0\n255\n+7\n\n")
+    r = one_result("--input", p, "--type", "u8", "--op", "sum")
+    check(r["type"] == "uint8" and r["n"] == 3 and r["result"] == 262, r)
+    check(one_result("--input", p, "--type", "u8", "--op", "max")["result"] == 255, "max")
+    line = fails("--input", write("u8bad.txt", "1\n256\n"), "--type", "u8", status=1, contains="out of range for u8")
+    check(":2:" in line, line)
+    fails("--input", write("neg.txt", "-1\n"), "--type", "u8", status=1, contains="not a valid u8")
+    for t, good, bad in (("i8", "-128\n127\n", "128\n"), ("i16", "-32768\n32767\n", "-32769\n"),
+                         ("u16", "0\n65535\n", "65536\n")):
+        check(one_result("--input", write("g.txt", good), "--type", t, "--op", "sum")["result"] == sum(
+            int(v) for v in good.split()), t)
+        fails("--input", write("b.txt", bad), "--type", t, status=1, contains=f"out of range for {t}")
+    fails("--input", write("f.txt", "1.5\n"), "--type", "i8", status=1, contains="not a valid i8")
+    # float16: parsed and rounded to nearest, ties to even, without double rounding
+    # (1.0004882812500003 rounds to float32 as the tie 1 + 2^-11, which would round to 1).
+    for text, bits in (("0.1", f16_bits(0.1)), ("1.00048828125", 0x3c00), ("1.0004882812500003", 0x3c01),
+                       ("1.00146484375", 0x3c02), ("65519", 0x7bff), ("-65504", 0xfbff), ("3e-8", 0x0001),
+                       ("-0", 0x8000), ("inf", 0x7c00), ("-inf", 0xfc00), ("nan", 0x7e00), ("+2", 0x4000)):
+        r = one_result("--input", write("h.txt", text + "\n"), "--type", "f16", "--op", "max")
+        check(r["bits"] == hex16(bits), f"{text}: {r}")
+        if text != "nan":
+            check(r["result"] == (json.loads(json.dumps(f16_value(bits))) if math.isfinite(f16_value(bits))
+                                  else ("inf" if f16_value(bits) > 0 else "-inf")), f"{text}: {r}")
+    check(f16_bits(0.1) == 0x2e66, "0.1 in float16")
+    # Beyond the largest finite value (rounding to infinity), or non-zero and rounding to zero.
+    for text in ("65520", "1e5", "-70000", "1e-8", "2.98023223876953125e-8"):
+        fails("--input", write("h.txt", "1\n" + text + "\n"), "--type", "f16", status=1,
+              contains="out of range for f16")
+    fails("--input", write("h.txt", "1\n1e400\n"), "--type", "f16", status=1, contains="out of range for f16")
+    fails("--input", write("h.txt", "1.5x\n"), "--type", "f16", status=1, contains="not a valid f16")
+    fails("--input", write("h.txt", "++1\n"), "--type", "f16", status=1, contains="not a valid f16")
+    # bfloat16: float32's range, 8 significand bits.
+    for text, bits in (("0.1", 0x3dcd), ("1.00390625", 0x3f80), ("1.0039062500000002", 0x3f81), ("-3.38e38", None),
+                       ("1e-39", 0x000b)):  # a subnormal: 11 * 2^-133
+        r = one_result("--input", write("b.txt", text + "\n"), "--type", "bf16", "--op", "min")
+        if bits is not None:
+            check(r["bits"] == hex16(bits), f"{text}: {r}")
+        else:
+            check(r["result"] != 0 and abs(r["result"] - float(text)) <= abs(float(text)) * 2.0**-8, f"{text}: {r}")
+    fails("--input", write("b.txt", "3.4e38\n"), "--type", "bf16", status=1, contains="out of range for bf16")
+    # A sum of float16 text: float32 arithmetic on the rounded values.
+    p = write("hs.txt", "0.5\n0.25\n1024\n-3\n")
+    r = one_result("--input", p, "--type", "f16", "--op", "sum")
+    check(r["type"] == "float16" and r["result"] == 1021.75 and r["error"] == 0, r)
+    # The threshold of count_if is a value of the element type.
+    check(one_result("--input", p, "--type", "f16", "--op", "count_if", "--pred", "greater:0.3")["result"] == 2, "pred")
+    fails("--input", p, "--type", "f16", "--op", "count_if", "--pred", "greater:1e6", status=2, contains="float16")
+
+
+@case
+def case_generated_narrow():
+    for t, tname in (("f16", "float16"), ("bf16", "bfloat16"), ("i8", "int8"), ("u8", "uint8"), ("i16", "int16"),
+                     ("u16", "uint16")):
+        for op in ("sum", "min", "max", "argmax", "minmax", "sumsq"):
+            recs = records("--n", 1000, "--type", t, "--op", op, "--seed", 5)
+            for r in recs:
+                check(r["n"] == 1000 and r["type"] == tname, f"{t} {op}: {r}")
+            if t in ("f16", "bf16") and op in ("sum", "sumsq"):
+                for r in recs:
+                    check(abs(r["error"]) <= r["error_bound"], f"{t} {op}: {r}")
+            else:
+                check(all(r["result"] == recs[0]["result"] and r.get("bits") == recs[0].get("bits") for r in recs),
+                      f"{t} {op}: {recs}")
+                if t in ("f16", "bf16") and op != "sumsq":
+                    check("bits" in recs[0], f"{t} {op}: {recs[0]}")
+        # The same bits on every backend under precision deterministic.
+        if t in ("f16", "bf16"):
+            recs = records("--n", 1000, "--type", t, "--op", "sum", "--precision", "deterministic")
+            check(all(r["bits"] == recs[0]["bits"] for r in recs) and recs[0]["bit_identical"], recs)
+    # The generated values themselves, through --segment-size 1 (one min per value): float16
+    # values in [-1, 1), never 0; the report's exact sum and float32 bound are theirs.
+    _, files = segmented("--n", 1000, "--type", "f16", "--seed", 5, "--segment-size", 1, "--op", "min")
+    got = [f["values"] for f in files.values()]
+    check(all(g[0] == "<f2" and g[2] == got[0][2] for g in got), "every backend writes the same float16 values")
+    vals = got[0][2]
+    check(all(-1 <= v < 1 and v != 0 for v in vals) and len(set(vals)) > 500, f"generated float16 values: {vals[:20]}")
+    check(min(vals) < -0.9 and max(vals) > 0.9, "the whole interval")
+    for r in records("--n", 1000, "--type", "f16", "--seed", 5, "--op", "sum"):
+        check(r["exact"] == math.fsum(vals), f"exact sum {r['exact']} vs {math.fsum(vals)}")
+        check(close(r["error_bound"], 999 * 2.0**-24 * math.fsum(abs(v) for v in vals)), f"float32's bound: {r}")
+        check(f32(r["result"]) == r["result"] and r["bits"] == f32_bits(r["result"]), f"a float32 result: {r}")
+    _, files = segmented("--n", 1000, "--type", "bf16", "--seed", 5, "--segment-size", 1, "--op", "max")
+    vals = [bf16_value(b) for b in next(iter(files.values()))["values"][2]]
+    check(next(iter(files.values()))["values"][0] == "<u2", "bfloat16 results are written as their bits")
+    check(all(-1 <= v < 1 and v != 0 for v in vals) and len(set(vals)) > 200, f"generated bfloat16: {vals[:20]}")
+    for t, lo, hi, descr in (("i8", -100, 100, "|i1"), ("u8", 0, 100, "|u1"), ("i16", -100, 100, "<i2"),
+                             ("u16", 0, 100, "<u2")):
+        _, files = segmented("--n", 1000, "--type", t, "--seed", 5, "--segment-size", 1, "--op", "min")
+        g = next(iter(files.values()))["values"]
+        check(g[0] == descr and all(lo <= v <= hi for v in g[2]) and min(g[2]) == lo and max(g[2]) == hi, f"{t}: {g[:3]}")
+        r = one_result("--n", 1000, "--type", t, "--seed", 5, "--op", "sum")
+        check(r["result"] == sum(g[2]), f"{t}: sum {r['result']} vs {sum(g[2])}")
+    out = ok("--n", 100, "--type", "f16", "--repeat", "1")
+    check("100 float16" in out and "rounded to float16" in out, out)
+
+
+@case
+def case_narrow_many_results():
+    # Results of the many-results modes in their own types: float16 <f2, sums of float16 <f4,
+    # sums of int8 <i8.
+    hv = [1.0, -0.0, 0.0, 2.5, -65504.0, 0.25]
+    x = write("h.npy", npy_bytes("<f2", (6,), pack("e", hv)))
+    recs, files = segmented("--input", x, "--segment-size", 3, "--op", "min")
+    for f in files.values():
+        check(f["values"][0] == "<f2" and f["values"][3] == pack("H", [0x8000, 0xfbff]), f["values"])
+    check(recs[0]["first"] == [0, -65504.0], recs[0])
+    _, files = segmented("--input", x, "--segment-size", 3, "--op", "sum")
+    for f in files.values():
+        check(f["values"][0] == "<f4" and f["values"][2] == [1.0, -65501.25], f["values"])
+    i8 = write("i8.npy", npy_bytes("|i1", (4,), pack("b", [127, 127, -128, -128])))
+    _, files = segmented("--input", i8, "--segment-size", 2, "--op", "sum")
+    for f in files.values():
+        check(f["values"][0] == "<i8" and f["values"][2] == [254, -256], f["values"])
+    _, files = segmented("--input", i8, "--segment-size", 2, "--op", "argmax")
+    for f in files.values():
+        check(f["values"][0] == "|i1" and f["values"][2] == [127, -128] and f["index"][2] == [0, 0], f)
+    # Narrow keys are widened exactly (int8 to int32, float16 to float32): the same runs.
+    keys = [3, 3, -1, -1, -1, 3]
+    kf = write("k.npy", npy_bytes("|i1", (6,), pack("b", keys)))
+    recs, files = segmented("--input", x, "--keys", kf, "--op", "sum")
+    check(recs[0]["keys_type"] == "int32", recs[0])
+    for f in files.values():
+        check(f["keys"][0] == "<i4" and f["keys"][2] == [3, -1, 3] and f["values"][2] == [1.0, -65501.5, 0.25], f)
+    hk = write("hk.npy", npy_bytes("<f2", (6,), pack("H", [0x8000, 0x0000, 0x7e00, 0x7e00, 0x3c00, 0x3c00])))
+    recs, files = segmented("--input", x, "--keys", hk, "--op", "sum")
+    check(recs[0]["keys_type"] == "float32" and recs[0]["count"] == 4, recs[0])
+    for f in files.values():
+        check(f["keys"][0] == "<f4" and f["values"][2] == [1.0, 0.0, 2.5, -65503.75], f)
 
 
 def main():

@@ -72,6 +72,12 @@ check("dot f32 deterministic", n + ["--op", "dot", "--precision", "deterministic
 check("sum f64 fast", n + ["--op", "sum", "--type", "f64"], exact=False, rel=1e-9)
 check("moments f64", n + ["--op", "moments", "--type", "f64"], exact=False, rel=1e-9)
 check("empty", ["--n", "0", "--op", "argmin"])
+# Narrow element types: float16/bfloat16 results carry their 16-bit "bits", compared too.
+check("argmax f16", n + ["--op", "argmax", "--type", "f16"])
+check("minmax bf16", n + ["--op", "minmax", "--type", "bf16"])
+check("sum i8", n + ["--op", "sum", "--type", "i8"])
+check("sumsq u16", n + ["--op", "sumsq", "--type", "u16"])
+check("sum f16 deterministic", ["--n", "1000003", "--op", "sum", "--type", "f16", "--precision", "deterministic"])
 
 # Refusals: one line from rank 0, exit status 2.
 for name, flags in [("compensated", ["--precision", "compensated"]), ("csv", ["--format", "csv"])]:
