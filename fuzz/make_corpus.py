@@ -189,6 +189,9 @@ def corpus():
                                             values=packed(t, [0.1]), injections=[(0, 20), (4096, 20), (77, 13)])
             files[f"{t}_count_is_nan"] = case(t, "count_if", predicate="is_nan", size_mode="boundary", size=13,
                                               values_mode="any_bits", values=b"nan")
+            # 2049 (float16) and 257 (bfloat16): one bit more than the significand holds, refused
+            files[f"{t}_count_f64_inexact"] = case(t, "count_if", predicate="equal", thresholds="f64",
+                                                   select_a=150 if t == "f16" else 151, values=v)
         else:
             files[f"{t}_extremes_no_wrap"] = case(t, "sum", size_mode="small", size=250, values=v,
                                                   injections=[(0, "int_min"), (3, "int_max"), (8, "int_max")])
