@@ -9,6 +9,7 @@
 #include <string_view>
 #include <type_traits>
 
+#include <preduce/detail/numeric.hpp>
 #include <preduce/half.hpp>
 
 namespace preduce_cli {
@@ -73,13 +74,10 @@ template <> struct element_of<element_type::u16> { using type = std::uint16_t; }
 template <> struct element_of<element_type::f16> { using type = preduce::float16; };
 template <> struct element_of<element_type::bf16> { using type = preduce::bfloat16; };
 
-// The 16-bit floats: storage types without arithmetic of their own (preduce/half.hpp).
+// The 16-bit floats, and every floating-point element type (preduce/detail/numeric.hpp).
+using preduce::detail::is_half_v;
 template <class T>
-inline constexpr bool is_half_v = std::is_same_v<T, preduce::float16> || std::is_same_v<T, preduce::bfloat16>;
-
-// Floating-point element types, the 16-bit ones included.
-template <class T>
-inline constexpr bool is_floating_v = std::is_floating_point_v<T> || is_half_v<T>;
+inline constexpr bool is_floating_v = preduce::detail::is_float_element_v<T>;
 
 // An element's value as an arithmetic type: 16-bit floats widened exactly to float.
 template <class T>
