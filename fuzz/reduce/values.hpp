@@ -36,7 +36,7 @@ inline std::uint64_t hash_bytes(std::span<const std::uint8_t> b) {
 
 // The values the shared semantics single out (README.md's table): NaN (quiet, negative,
 // signalling, with payload), infinities, signed zeros, denormals, extremes; for integers
-// INT_MIN/MAX and their neighbours. The 16-bit floats keep the float's indices 0..18 (so a
+// INT_MIN/MAX and their neighbours. The 16-bit floats keep the float's indices 0..17 (so a
 // corpus file's injections mean the same kind of value for every float type), then values
 // whose float sums round; the 8/16-bit integers keep the integers' indices 0..6.
 template <class T>
@@ -46,7 +46,7 @@ std::vector<T> special_values() {
         const auto h = [](unsigned b) { return T{static_cast<std::uint16_t>(b)}; };
         // float16: 1 + 5 + 10 bits; bfloat16: 1 + 8 + 7 bits.
         const unsigned exp_all = f16 ? 0x7c00 : 0x7f80, quiet = f16 ? 0x0200 : 0x0040;
-        const unsigned frac = exp_all == 0x7c00 ? 0x03ff : 0x007f, min_normal = f16 ? 0x0400 : 0x0080;
+        const unsigned frac = f16 ? 0x03ff : 0x007f, min_normal = f16 ? 0x0400 : 0x0080;
         const unsigned max = exp_all - 1;  // 0x7bff (65504), 0x7f7f (3.39e38)
         const unsigned one = f16 ? 0x3c00 : 0x3f80, epsilon = f16 ? 0x1400 : 0x3c00;  // 2^-10, 2^-7
         return {h(exp_all | quiet), h(0x8000 | exp_all | quiet), h(exp_all | 1),  // qNaN, -qNaN, sNaN
