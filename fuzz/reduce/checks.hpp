@@ -321,6 +321,24 @@ void check_moment_values(const fuzz_case& c, backend b, const moments_rules<T>& 
 
 // ---- count_if ----------------------------------------------------------------------------
 
+// mean, variance or moments (the case's operation) on every backend, against the rules m
+// of the values (the elements, or their widened values for the narrow types).
+template <class S, class One, class T>
+void moments_case(const S& s, One one, const moments_rules<T>& m) {
+    const fuzz_case& c = s.c;
+    if (c.operation == op::mean)
+        on_every_backend(c, s.refusals(true), one(preduce::mean),
+                         [&](backend b, double got) { check_moment_values(c, b, m, got, std::nullopt); });
+    else if (c.operation == op::variance)
+        on_every_backend(c, s.refusals(true), one(preduce::variance),
+                         [&](backend b, double got) { check_moment_values(c, b, m, std::nullopt, got); });
+    else
+        on_every_backend(c, s.refusals(true), one(preduce::moments), [&](backend b, const auto& got) {
+            expect_same(c, b, got.count, static_cast<std::uint64_t>(s.n()), "moments.count");
+            check_moment_values(c, b, m, got.mean, got.variance());
+        });
+}
+
 template <class T, class U>
 preduce::predicate_spec<U> spec_of(preduce::predicate_kind kind, U a, U b) {
     using K = preduce::predicate_kind;

@@ -296,21 +296,9 @@ void check_narrow(const fuzz_case& c) {
     }
     case op::mean:
     case op::variance:
-    case op::moments: {
-        const auto m = moments_rules_for(ws);
-        if (c.operation == op::mean)
-            on_every_backend(c, s.refusals(true), one(preduce::mean),
-                             [&](backend b, double got) { check_moment_values(c, b, m, got, std::nullopt); });
-        else if (c.operation == op::variance)
-            on_every_backend(c, s.refusals(true), one(preduce::variance),
-                             [&](backend b, double got) { check_moment_values(c, b, m, std::nullopt, got); });
-        else
-            on_every_backend(c, s.refusals(true), one(preduce::moments), [&](backend b, const auto& got) {
-                expect_same(c, b, got.count, static_cast<std::uint64_t>(n), "moments.count");
-                check_moment_values(c, b, m, got.mean, got.variance());
-            });
+    case op::moments:
+        moments_case(s, one, moments_rules_for(ws));
         break;
-    }
     case op::count_if:
     case op::sum_count:
         switch (c.thresholds) {
