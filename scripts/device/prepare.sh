@@ -9,7 +9,7 @@
 #                labels and command, build-gpu's paths rewritten to the staged bin/ and
 #                source paths made relative to the repository root, where run.sh runs them
 #   bin.tar.xz   the executables those commands name, plus the GPU benchmark and the CLI;
-#                xz, because they share most of their bytes (~150 MB pack into ~8 MB)
+#                xz, because they share most of their bytes (~1.2 GB pack into a few MB)
 #   lib/         the shared libraries ldd names that the GPU machine's image lacks
 # Tests that need what the GPU machine lacks (a compiler, mpiexec, cmake) are left out of the
 # manifest and named here. A test whose executable failed to build stays in the manifest as
@@ -176,9 +176,10 @@ for exe in "$tmp"/bin/*; do
   ldd "$exe" | awk '/=> \//{print $3}'
 done | sort -u | grep -vE '/(libc|libm|libdl|librt|libpthread|ld-linux[^/]*|libstdc\+\+|libgcc_s|libcuda)\.so' |
   while read -r lib; do cp -L "$lib" "$stage/lib/"; done
-# One xz stream over every executable: most of their bytes (the CUDA backend's kernels) are
-# the same in each, and a 64 MiB dictionary finds them again. run.sh unpacks it (python3).
-tar -C "$tmp" -cf - bin | xz -9 -T1 >"$stage/bin.tar.xz"
+# One xz stream over every executable: most of their bytes (the CUDA backend's kernels, about
+# 80 MB) are the same in each, and a dictionary larger than one executable finds them again
+# (about 3 GB of memory to compress, 256 MiB to unpack). run.sh unpacks it (python3).
+tar -C "$tmp" -cf - bin | xz -T1 --lzma2=preset=6,dict=256MiB >"$stage/bin.tar.xz"
 echo "prepare.sh: staged $(ls "$tmp/bin" | wc -l) executables, $(du -sh "$tmp/bin" | cut -f1) unpacked"
 du -sh "$stage"
 size_kib=$(du -sk "$stage" | cut -f1)
