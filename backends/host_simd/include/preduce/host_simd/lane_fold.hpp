@@ -214,6 +214,16 @@ detail::moments_acc lane_fold(const moments_reducer<T>&, const T* data, std::siz
     return acc;
 }
 
+// Whether R is a sum of 8- or 16-bit integers (sum or wide_sum: both add in 64 bits).
+template <class R>
+inline constexpr bool is_narrow_int_sum_v = false;
+template <class T>
+    requires(std::is_integral_v<T> && sizeof(T) <= 2)
+inline constexpr bool is_narrow_int_sum_v<sum_reducer<T>> = true;
+template <class T>
+    requires(std::is_integral_v<T> && sizeof(T) <= 2)
+inline constexpr bool is_narrow_int_sum_v<wide_sum_reducer<T>> = true;
+
 // Sums of 8- and 16-bit integers: lanes twice as wide as the element (16-bit lanes for
 // bytes, 32-bit for 16-bit integers), which the vectoriser widens to in one step, added
 // into 32-bit and then into the 64-bit total before any lane can overflow. A 64-bit lane
@@ -454,15 +464,6 @@ struct widened_half_round {
 // taken off at the end); 16-bit integers with vpmaddwd by ones, which adds pairs into 32-bit
 // lanes (unsigned ones offset by 32768), moved into 64-bit lanes every 2^14 rounds, before
 // any can overflow. Exact: the wrapped 64-bit sum, as every other integer sum.
-template <class R>
-inline constexpr bool is_narrow_int_sum_v = false;
-template <class T>
-    requires(std::is_integral_v<T> && sizeof(T) <= 2)
-inline constexpr bool is_narrow_int_sum_v<sum_reducer<T>> = true;
-template <class T>
-    requires(std::is_integral_v<T> && sizeof(T) <= 2)
-inline constexpr bool is_narrow_int_sum_v<wide_sum_reducer<T>> = true;
-
 __attribute__((target("avx2"))) inline std::uint64_t sum_lanes(__m256i v) noexcept {
     alignas(32) std::uint64_t l[4];
     _mm256_store_si256(reinterpret_cast<__m256i*>(l), v);

@@ -2,13 +2,16 @@
 // The sequential backend: the definitional left fold, identity first, one element at
 // a time in index order. Every other backend is tested against it. With
 // precision::deterministic or compensated, floating-point sums take the fixed order of
-// preduce/detail/fixed_order/order.hpp instead, on one thread.
+// preduce/detail/fixed_order/order.hpp instead, on one thread. Sums of 8- and 16-bit
+// integers, exact in any order (wrap-around 64-bit addition), go through host_simd's lane
+// fold, which gives the left fold's result with vector instructions.
 //   preduce::seq::reduce(data, n, op[, options])   op: built-in, reducer or user operation
 //   preduce::seq::reduce(x, y, n, op[, options])   two inputs side by side (dot, zip transforms)
 //   preduce::seq::reduce_segments / reduce_batches  one result per segment (detail/entry.hpp)
 #include <cstddef>
 
 #include "preduce/host_simd/fixed_order_blocks.hpp"
+#include "preduce/host_simd/lane_fold.hpp"
 #include "preduce/host_simd/segments.hpp"
 #include "preduce/detail/entry.hpp"
 #include "preduce/seq/info.hpp"
@@ -22,6 +25,8 @@ template <precision P, class R>
 typename R::result_type reduce_source(source_t<R> src, std::size_t n, const R& reducer, const options&) {
     if constexpr (P != precision::fast) {
         return ::preduce::detail::det::reduce_host<P>(reducer, src, n);
+    } else if constexpr (::preduce::detail::is_narrow_int_sum_v<R>) {
+        return reducer.finish(::preduce::detail::lane_fold(reducer, src, 0, n));
     } else {
         auto acc = R::identity();
         for (std::size_t i = 0; i < n; ++i) acc = R::combine(acc, reducer.lift(src[i], i));
