@@ -75,6 +75,75 @@ std::vector<double> gather(double x, int ranks) {
 
 std::string ms(double s) { return fmt::format("{:.3f}", s * 1e3); }
 
+// What one backend's run reports, after its calls: the same code for every element type and
+// op, so it is compiled once rather than in every instantiation of the run (collectives:
+// every rank calls it).
+struct run_context {
+    const settings& s;
+    preduce::backend b;
+    preduce::options opts;
+    int rank, ranks;
+    std::uint64_t total, bytes;
+    const char* type;
+};
+
+void report_run(const run_context& ctx, std::size_t local_n, const result_value& shown, bool float_result,
+                const std::vector<double>& t_local, const std::vector<double>& t_global,
+                nlohmann::ordered_json& records, std::string& tables) {
+    const settings& s = ctx.s;
+    const int ranks = ctx.ranks;
+    const double g_local = median(max_over_ranks(t_local));
+    const double g_global = median(max_over_ranks(t_global));
+    const auto rank_local = gather(median(t_local), ranks);
+    const auto rank_global = gather(median(t_global), ranks);
+    const auto rank_n = gather(static_cast<double>(local_n), ranks);
+    if (ctx.rank != 0) return;
+    const std::string label = preduce::describe(ctx.b, ctx.opts);
+    const double ratio = g_local > 0 ? g_global / g_local : 0.0;
+    const double gbps = g_global > 0 ? static_cast<double>(ctx.bytes) / g_global / 1e9 : 0.0;
+    // The bits of a floating-point result (a sum's, or a float16/bfloat16 min's, ...).
+    nlohmann::ordered_json bits = nullptr;
+    std::string bits_cell;
+    if (float_result) {
+        bits_cell = bits_text(shown.value);
+        bits = bits_cell;
+    } else if (const auto half = json_half_bits(s.op.shape(), shown)) {
+        bits_cell = *half_bits(s.op.shape(), shown);
+        bits = *half;
+    }
+    std::string cells;
+    for (const auto& c : result_cells(s.op.shape(), shown)) cells += (cells.empty() ? "" : ", ") + c;
+    if (!bits_cell.empty()) cells += " (" + bits_cell + ")";
+    tables += fmt::format("\n{}: {}\n", label, cells);
+    tables += fmt::format("  {:>4}  {:>12}  {:>10}  {:>13}\n", "rank", "elements", "local ms", "allreduce ms");
+    nlohmann::ordered_json per_rank = nlohmann::ordered_json::array();
+    for (int r = 0; r < ranks; ++r) {
+        const auto k = static_cast<std::size_t>(r);
+        tables += fmt::format("  {:>4}  {:>12}  {:>10}  {:>13}\n", r, static_cast<std::uint64_t>(rank_n[k]),
+                              ms(rank_local[k]), ms(rank_global[k]));
+        per_rank.push_back({{"rank", r},
+                            {"n", static_cast<std::uint64_t>(rank_n[k])},
+                            {"local_s", rank_local[k]},
+                            {"allreduce_s", rank_global[k]}});
+    }
+    tables += fmt::format("  {:>4}  {:>12}  {:>10}  {:>13}   allreduce/local {:.3f}, {:.1f} GB/s\n", "all",
+                          ctx.total, ms(g_local), ms(g_global), ratio, gbps);
+    records.push_back({{"backend", std::string(preduce::name(ctx.b))},
+                       {"label", label},
+                       {"op", s.op.label},
+                       {"type", std::string(ctx.type)},
+                       {"n", ctx.total},
+                       {"ranks", ranks},
+                       {"precision", std::string(preduce::name(s.precision))},
+                       {"result", json_result(s.op.shape(), shown)},
+                       {"bits", bits},
+                       {"local_s", g_local},
+                       {"allreduce_s", g_global},
+                       {"allreduce_over_local", ratio},
+                       {"gbps", gbps},
+                       {"per_rank", per_rank}});
+}
+
 int run_ranks(const settings& s, int rank, int ranks) {
     // Every rank makes (or reads) the whole sequence and keeps its part: the global
     // sequence is then exactly what a single-process run with these flags reduces.
@@ -126,57 +195,9 @@ int run_ranks(const settings& s, int rank, int ranks) {
                         t_local.push_back(timed([&] { (void)local(); }));
                         t_global.push_back(timed([&] { result = global(); }));
                     }
-                    const double g_local = median(max_over_ranks(t_local));
-                    const double g_global = median(max_over_ranks(t_global));
-                    const auto rank_local = gather(median(t_local), ranks);
-                    const auto rank_global = gather(median(t_global), ranks);
-                    const auto rank_n = gather(static_cast<double>(v.size()), ranks);
-                    if (rank != 0) continue;
-                    const std::string label = preduce::describe(b, opts);
-                    const double ratio = g_local > 0 ? g_global / g_local : 0.0;
-                    const double gbps = g_global > 0 ? static_cast<double>(bytes) / g_global / 1e9 : 0.0;
-                    // The bits of a floating-point result (a sum's, or a float16/bfloat16 min's, ...).
-                    const result_value shown = to_result(result);
-                    nlohmann::ordered_json bits = nullptr;
-                    std::string bits_cell;
-                    if constexpr (std::is_floating_point_v<std::remove_cvref_t<decltype(result)>>) {
-                        bits_cell = bits_text(shown.value);
-                        bits = bits_cell;
-                    } else if (const auto half = json_half_bits(s.op.shape(), shown)) {
-                        bits_cell = *half_bits(s.op.shape(), shown);
-                        bits = *half;
-                    }
-                    std::string cells;
-                    for (const auto& c : result_cells(s.op.shape(), shown)) cells += (cells.empty() ? "" : ", ") + c;
-                    if (!bits_cell.empty()) cells += " (" + bits_cell + ")";
-                    tables += fmt::format("\n{}: {}\n", label, cells);
-                    tables += fmt::format("  {:>4}  {:>12}  {:>10}  {:>13}\n", "rank", "elements", "local ms", "allreduce ms");
-                    nlohmann::ordered_json per_rank = nlohmann::ordered_json::array();
-                    for (int r = 0; r < ranks; ++r) {
-                        const auto k = static_cast<std::size_t>(r);
-                        tables += fmt::format("  {:>4}  {:>12}  {:>10}  {:>13}\n", r,
-                                              static_cast<std::uint64_t>(rank_n[k]), ms(rank_local[k]), ms(rank_global[k]));
-                        per_rank.push_back({{"rank", r},
-                                            {"n", static_cast<std::uint64_t>(rank_n[k])},
-                                            {"local_s", rank_local[k]},
-                                            {"allreduce_s", rank_global[k]}});
-                    }
-                    tables += fmt::format("  {:>4}  {:>12}  {:>10}  {:>13}   allreduce/local {:.3f}, {:.1f} GB/s\n", "all",
-                                          total, ms(g_local), ms(g_global), ratio, gbps);
-                    records.push_back({{"backend", std::string(preduce::name(b))},
-                                       {"label", label},
-                                       {"op", s.op.label},
-                                       {"type", std::string(preduce::detail::type_name<T>())},
-                                       {"n", total},
-                                       {"ranks", ranks},
-                                       {"precision", std::string(preduce::name(s.precision))},
-                                       {"result", json_result(s.op.shape(), shown)},
-                                       {"bits", bits},
-                                       {"local_s", g_local},
-                                       {"allreduce_s", g_global},
-                                       {"allreduce_over_local", ratio},
-                                       {"gbps", gbps},
-                                       {"per_rank", per_rank}});
+                    report_run({s, b, opts, rank, ranks, total, bytes, preduce::detail::type_name<T>()}, v.size(),
+                               to_result(result), std::is_floating_point_v<std::remove_cvref_t<decltype(result)>>,
+                               t_local, t_global, records, tables);
                 }
                 return 0;
             });
