@@ -321,6 +321,27 @@ void check_moment_values(const fuzz_case& c, backend b, const moments_rules<T>& 
 
 // ---- count_if ----------------------------------------------------------------------------
 
+// How many values satisfy the predicate kind with thresholds a and b (in_range: a <= v < b;
+// is_nan: nan(v)), by plain comparisons: the count_if oracle of both bodies.
+template <class Range, class A, class IsNan>
+std::uint64_t count_matching(const Range& values, preduce::predicate_kind kind, A a, A b, IsNan nan) {
+    using K = preduce::predicate_kind;
+    std::uint64_t want = 0;
+    for (const auto& v : values) {
+        switch (kind) {
+        case K::equal: want += v == a; break;
+        case K::not_equal: want += v != a; break;
+        case K::less: want += v < a; break;
+        case K::less_equal: want += v <= a; break;
+        case K::greater: want += v > a; break;
+        case K::greater_equal: want += v >= a; break;
+        case K::in_range: want += a <= v && v < b; break;
+        case K::is_nan: want += nan(v); break;
+        }
+    }
+    return want;
+}
+
 // mean, variance or moments (the case's operation) on every backend, against the rules m
 // of the values (the elements, or their widened values for the narrow types).
 template <class S, class One, class T>

@@ -130,21 +130,10 @@ void check_narrow_count(const subject<T>& s, const std::vector<wide_of<T>>& w) {
     const std::optional<long double> ta = threshold_value<T>(a), tb = threshold_value<T>(b);
     bool refused = false;
     if (kind != K::is_nan) refused = !ta || (kind == K::in_range && (!tb || *tb < *ta));
-    std::uint64_t want = 0;
-    if (!refused)
-        for (C wv : w) {
-            const long double v = static_cast<long double>(wv);
-            switch (kind) {
-            case K::equal: want += v == *ta; break;
-            case K::not_equal: want += v != *ta; break;
-            case K::less: want += v < *ta; break;
-            case K::less_equal: want += v <= *ta; break;
-            case K::greater: want += v > *ta; break;
-            case K::greater_equal: want += v >= *ta; break;
-            case K::in_range: want += *ta <= v && v < *tb; break;
-            case K::is_nan: want += std::isnan(v); break;
-            }
-        }
+    // The widened values compared as long double, where every threshold is exact.
+    std::vector<long double> lw(w.begin(), w.end());
+    const std::uint64_t want = refused ? 0 : count_matching(lw, kind, ta.value_or(0.0L), tb.value_or(0.0L),
+                                                            [](long double v) { return std::isnan(v); });
     const auto with_spec = [&](auto spec) {
         const auto pred = preduce::count_if(spec);
         const std::size_t n = s.n();

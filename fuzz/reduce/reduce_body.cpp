@@ -31,20 +31,8 @@ void check_count(const subject<T>& s) {
     const std::optional<T> ta = exactly<T>(a), tb = exactly<T>(b);
     bool refused = false;
     if (kind != K::is_nan) refused = !ta || (kind == K::in_range && (!tb || *tb < *ta));
-    std::uint64_t want = 0;
-    if (!refused)
-        for (T v : s.x) {
-            switch (kind) {
-            case K::equal: want += v == *ta; break;
-            case K::not_equal: want += v != *ta; break;
-            case K::less: want += v < *ta; break;
-            case K::less_equal: want += v <= *ta; break;
-            case K::greater: want += v > *ta; break;
-            case K::greater_equal: want += v >= *ta; break;
-            case K::in_range: want += *ta <= v && v < *tb; break;
-            case K::is_nan: want += oracle::is_nan(v); break;
-            }
-        }
+    const std::uint64_t want = refused ? 0 : count_matching(s.x, kind, ta.value_or(T{}), tb.value_or(T{}),
+                                                            [](T v) { return oracle::is_nan(v); });
     const auto with_spec = [&](auto spec) {
         const auto pred = preduce::count_if(spec);
         const std::size_t n = s.n();
