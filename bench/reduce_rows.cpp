@@ -1,4 +1,5 @@
-// reduce/<backend>/<op>/<type>/<n>: the compiled front end, preduce::reduce(b, span, op).
+// reduce/<backend>/<op>/<type>/<n>: the compiled front end, preduce::reduce(b, span, op);
+// the narrow element types at sum and max only.
 #include <exception>
 #include <tuple>
 
@@ -98,6 +99,18 @@ template <class T>
 void register_reduce_rows(std::size_t n, std::span<const preduce::backend> backends) {
     std::apply([&](auto... ops) { (register_op<T, decltype(ops)>(n, backends), ...); }, all_ops{});
 }
+
+// The narrow element types: sum (the accumulation rule at work) and max (the element's own
+// order), in bytes of input, so that a narrow row and a float32 row compare per byte.
+template <class T>
+void register_narrow_rows(std::size_t n, std::span<const preduce::backend> backends) {
+    register_op<T, op_sum>(n, backends);
+    register_op<T, op_max>(n, backends);
+}
+
+#define PREDUCE_BENCH_INSTANTIATE(T) template void register_narrow_rows<T>(std::size_t, std::span<const preduce::backend>);
+PREDUCE_FOR_EACH_NARROW_ELEMENT(PREDUCE_BENCH_INSTANTIATE)
+#undef PREDUCE_BENCH_INSTANTIATE
 
 template void register_reduce_rows<float>(std::size_t, std::span<const preduce::backend>);
 template void register_reduce_rows<double>(std::size_t, std::span<const preduce::backend>);

@@ -5,9 +5,8 @@
 // variant, a CUDA ladder) is one more register_* function called from main().
 //
 // Names ("/real_time" is appended by Google Benchmark):
-//   reduce/<backend>/<op>/<type>/<n>          preduce::reduce(backend, span, op); for the narrow
-//                                             types (i8 u8 i16 u16 f16 bf16) the backend's
-//                                             header-only template (narrow_rows.cpp)
+//   reduce/<backend>/<op>/<type>/<n>          preduce::reduce(backend, span, op); the narrow
+//                                             types (i8 u8 i16 u16 f16 bf16) at sum and max
 //   anchor/std_accumulate/<type>/<n>          std::accumulate, one thread
 //   anchor/std_reduce_par_unseq/<type>/<n>    std::reduce(std::execution::par_unseq) (TBB)
 //   anchor/read_probe/threads:<t>/<type>/<n>  SIMD read of the same bytes (read_probe.hpp)
@@ -53,7 +52,7 @@ void register_latency_rows(std::span<const preduce::backend> backends);
 void register_automatic_rows(std::span<const preduce::backend> backends);
 void register_precision_rows(std::span<const preduce::backend> backends);
 
-// The narrow element types, sum and max (narrow_rows.cpp).
+// The narrow element types, sum and max (reduce_rows.cpp).
 template <class T>
 void register_narrow_rows(std::size_t n, std::span<const preduce::backend> backends);
 

@@ -6,7 +6,6 @@
 #include <catch2/catch.hpp>
 
 #include <algorithm>
-#include <bit>
 #include <cmath>
 #include <cstdint>
 #include <numeric>
@@ -139,28 +138,6 @@ TEMPLATE_TEST_CASE("segments by offsets: sizes around every boundary, each as if
     check_every_op_on_segments<T>(x, offsets);
 }
 
-// Narrow results: 16-bit floats and float32 results by their bits, the rest by value.
-template <class V>
-bool same_bits(const V& a, const V& b) {
-    if constexpr (detail::is_half_v<V>) return a.bits == b.bits;
-    else if constexpr (std::is_same_v<V, float>) return std::bit_cast<std::uint32_t>(a) == std::bit_cast<std::uint32_t>(b);
-    else if constexpr (requires { a.index; }) return same_bits(a.value, b.value) && a.index == b.index;
-    else if constexpr (requires { a.min; }) return same_bits(a.min, b.min) && same_bits(a.max, b.max);
-    else return a == b;
-}
-
-template <class T, class Op>
-void check_narrow_segments(std::span<const T> x, const std::vector<std::uint64_t>& offsets, const Op& op,
-                           const char* what, const options& opts = {}) {
-    const auto got = segments_under_test(x, offsets, op, opts);
-    for (std::size_t s = 0; s + 1 < offsets.size(); ++s) {
-        const std::span<const T> seg = x.subspan(offsets[s], offsets[s + 1] - offsets[s]);
-        INFO(what << ", segment " << s << ", length " << seg.size() << ", " << name(opts.precision) << ", "
-                  << residency() << ", seed " << seed());
-        CHECK(same_bits(got[s], reduce(backend::seq, seg, op, opts)));
-    }
-}
-
 // The narrow element types: exact ops, and the 16-bit floats' fixed-order sums (a fast float
 // sum's rounding is the backend's own; the narrow body bounds it).
 TEMPLATE_TEST_CASE("segments of narrow element types: sizes around every boundary, each as if reduced alone",
@@ -178,24 +155,24 @@ TEMPLATE_TEST_CASE("segments of narrow element types: sizes around every boundar
         else v = static_cast<T>(rng());
     }
     const std::span<const T> xs(x);
-    check_narrow_segments(xs, offsets, preduce::min, "min");
-    check_narrow_segments(xs, offsets, preduce::max, "max");
-    check_narrow_segments(xs, offsets, argmin, "argmin");
-    check_narrow_segments(xs, offsets, argmax, "argmax");
-    check_narrow_segments(xs, offsets, minmax, "minmax");
-    check_narrow_segments(xs, offsets, count_if(greater(x[7])), "count_if");
+    check_segments(xs, offsets, preduce::min, "min");
+    check_segments(xs, offsets, preduce::max, "max");
+    check_segments(xs, offsets, argmin, "argmin");
+    check_segments(xs, offsets, argmax, "argmax");
+    check_segments(xs, offsets, minmax, "minmax");
+    check_segments(xs, offsets, count_if(greater(x[7])), "count_if");
     if constexpr (detail::is_half_v<T>) {
         for (precision p : {precision::deterministic, precision::compensated}) {
             const options o{.precision = p};
-            check_narrow_segments(xs, offsets, sum, "sum", o);
-            check_narrow_segments(xs, offsets, sumsq, "sumsq", o);
-            check_narrow_segments(xs, offsets, asum, "asum", o);
+            check_segments(xs, offsets, sum, "sum", o);
+            check_segments(xs, offsets, sumsq, "sumsq", o);
+            check_segments(xs, offsets, asum, "asum", o);
         }
     } else {
-        check_narrow_segments(xs, offsets, sum, "sum");
-        check_narrow_segments(xs, offsets, wide_sum, "wide_sum");
-        check_narrow_segments(xs, offsets, sumsq, "sumsq");
-        check_narrow_segments(xs, offsets, prod, "prod");
+        check_segments(xs, offsets, sum, "sum");
+        check_segments(xs, offsets, wide_sum, "wide_sum");
+        check_segments(xs, offsets, sumsq, "sumsq");
+        check_segments(xs, offsets, prod, "prod");
     }
 }
 

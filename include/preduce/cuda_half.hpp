@@ -23,6 +23,4 @@ template <>
 struct element_alias<__nv_bfloat16> {
     using type = bfloat16;
 };
-static_assert(sizeof(__half) == sizeof(float16) && alignof(__half) == alignof(float16));
-static_assert(sizeof(__nv_bfloat16) == sizeof(bfloat16) && alignof(__nv_bfloat16) == alignof(bfloat16));
 } // namespace preduce::detail

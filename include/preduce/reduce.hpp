@@ -55,7 +55,7 @@ template <class T, operation_for<detail::element_t<T>> Op>
 result_of_t<detail::element_t<T>, Op> reduce(backend b, const T* data, std::size_t n, const Op& op,
                                              const options& opts = {}) {
     using V = detail::element_t<T>;
-    static_assert(sizeof(V) == sizeof(T) && alignof(V) == alignof(T));
+    static_assert(sizeof(V) == sizeof(T) && alignof(V) == alignof(T), "an element_alias must have the bits of its type");
     static_assert(is_builtin_element_v<V>,
                   "preduce::reduce compiles int8/16/32/64, uint8/16/32/64, float16, bfloat16, float and double; "
                   "for other element types call a backend's header-only template (preduce/<backend>/reduce.hpp)");

@@ -15,7 +15,9 @@ namespace preduce::test {
 // NaN results, so any NaN must compare as NaN) and the sign of zero.
 template <class T>
 bool same(T a, T b) {
-    if constexpr (std::is_floating_point_v<T>) {
+    if constexpr (detail::is_half_v<T>) {  // float16/bfloat16: by their widened values, the same rule
+        return same(to_float(a), to_float(b));
+    } else if constexpr (std::is_floating_point_v<T>) {
         if (std::isnan(a) || std::isnan(b)) return std::isnan(a) && std::isnan(b);
         return a == b && std::signbit(a) == std::signbit(b);
     } else {
