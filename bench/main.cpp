@@ -64,6 +64,7 @@ void register_type(const config& c, const std::vector<preduce::backend>& backend
         register_reduce_rows<T>(n, backends);
         if constexpr (std::is_same_v<T, float>) register_segment_rows(n, backends);
     }
+    if constexpr (std::is_same_v<T, float>) register_probe_pair_rows<T>(c.max_n(), backends);
 }
 
 // The narrow types at the largest size only (bandwidth, not the size sweep: six more
@@ -72,6 +73,7 @@ template <class T>
 void register_narrow_type(const config& c, const std::vector<preduce::backend>& backends) {
     register_anchor_rows<T>(c.max_n());
     register_narrow_rows<T>(c.max_n(), backends);
+    register_probe_pair_rows<T>(c.max_n(), backends);
 }
 
 } // namespace

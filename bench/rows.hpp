@@ -14,6 +14,8 @@
 //   columns/<backend>/sum/f32/<r>x<c>         reduce_axes over axis 0
 //   latency/<backend>/<op>/f32/<n>            host wall clock per call, median_us (latency_rows.cpp)
 //   automatic/<op>/f32/<n>                    auto and every backend in turn, <backend>_us
+//   vs_probe/openmp/sum/<type>/<n>            openmp's sum and the read probe in turn, of_probe
+//                                             (probe_pair_rows.cpp; f32 and the narrow types)
 // Every row reports bytes_per_second = n * sizeof(type) per iteration.
 #include <benchmark/benchmark.h>
 
@@ -55,6 +57,10 @@ void register_precision_rows(std::span<const preduce::backend> backends);
 // The narrow element types, sum and max (reduce_rows.cpp).
 template <class T>
 void register_narrow_rows(std::size_t n, std::span<const preduce::backend> backends);
+
+// openmp's sum beside the read probe, interleaved in one row (probe_pair_rows.cpp).
+template <class T>
+void register_probe_pair_rows(std::size_t n, std::span<const preduce::backend> backends);
 
 // Many results per call (float32): row sums of batches and column sums (segment_rows.cpp).
 void register_segment_rows(std::size_t n, std::span<const preduce::backend> backends);
