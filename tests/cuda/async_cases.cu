@@ -132,26 +132,31 @@ void fixed_case(const R& r, preduce::source_t<R> host, preduce::source_t<R> devi
     if (n == 0) return;
     Result* d_out = nullptr;
     cudaMalloc(&d_out, sizeof(Result));
-    // Both forms of the block pass (one lane per thread, and the vector lanes where R's
-    // elements pack into vectors), whatever their size would choose.
+    // Every form of the block pass (one lane per thread, the vector lanes where R's elements
+    // pack into vectors, the bulk copies on sm_90), whatever their size would choose.
     // Before each, a reduction of other values through the same workspace: a value the
     // checked launch counted but did not store would then show as wrong bits.
-    for (int lanes : {1, 4})
+    using preduce::cuda::detail::fixed::block_pass;
+    for (block_pass form : {block_pass::one_lane, block_pass::vector, block_pass::bulk})
         for (int grid : {1, 7, 132, 1000}) {
             if (n > 1)
-                preduce::cuda::detail::fixed::enqueue_reduce<P>(r, device + 1, n - 1, d_out, cudaStreamPerThread, 7, 1);
-            preduce::cuda::detail::fixed::enqueue_reduce<P>(r, device, n, d_out, cudaStreamPerThread, grid, lanes);
+                preduce::cuda::detail::fixed::enqueue_reduce<P>(r, device + 1, n - 1, d_out, cudaStreamPerThread, 7,
+                                                                block_pass::one_lane);
+            preduce::cuda::detail::fixed::enqueue_reduce<P>(r, device, n, d_out, cudaStreamPerThread, grid, form);
             cudaStreamSynchronize(cudaStreamPerThread);
-            INFO("grid " << grid << ", lanes " << lanes);
+            INFO("grid " << grid << ", form " << static_cast<int>(form));
             CHECK(same_bits<R>(to_host(d_out), want));
         }
-    // An input one element off its vectors' alignment takes the one-lane form, same bits.
+    // An input one element off its vectors' (and bulk copies') alignment takes the one-lane
+    // form, same bits.
     if (n > 1) {
         const Result shifted = preduce::detail::det::reduce_serial<P>(r, host + 1, n - 1);
-        preduce::cuda::detail::fixed::enqueue_reduce<P>(r, device + 1, n - 1, d_out, cudaStreamPerThread, 132, 4);
-        cudaStreamSynchronize(cudaStreamPerThread);
-        INFO("one element off alignment");
-        CHECK(same_bits<R>(to_host(d_out), shifted));
+        for (block_pass form : {block_pass::vector, block_pass::bulk}) {
+            preduce::cuda::detail::fixed::enqueue_reduce<P>(r, device + 1, n - 1, d_out, cudaStreamPerThread, 132, form);
+            cudaStreamSynchronize(cudaStreamPerThread);
+            INFO("one element off alignment, form " << static_cast<int>(form));
+            CHECK(same_bits<R>(to_host(d_out), shifted));
+        }
     }
     cudaFree(d_out);
 }
