@@ -421,6 +421,36 @@ TEMPLATE_TEST_CASE("precision::deterministic and compensated: the host reference
     }
 }
 
+// The bulk pass needs its kernel opted into more shared memory than a launch gets by default,
+// and that opt-in belongs to a host stub: every .cu file that instantiates the kernel has its
+// own. Here this file's stub is opted in first, then the compiled library launches its own
+// (device data of n values, whose block count takes the bulk pass), then this file's launches.
+TEMPLATE_TEST_CASE("the bulk pass opts in the kernel it launches, whichever file instantiated it", "[fixed]", float,
+                   double) {
+    using T = TestType;
+    using R = preduce::sum_reducer<T>;
+    namespace fixed = preduce::cuda::detail::fixed;
+    constexpr auto P = preduce::precision::deterministic;
+    // 0 where this GPU runs no sm_90 code: then every launch below takes the one-lane form.
+    const int wave =
+        fixed::bulk_wave(reinterpret_cast<const void*>(fixed::fixed_blocks_bulk<P, R>), fixed::bulk_shared_bytes<R>);
+    INFO("bulk pass CTAs per wave: " << wave);
+    const std::size_t n = (std::size_t{1} << 24) + 7;
+    std::vector<T> x(n);
+    for (std::size_t i = 0; i < n; ++i) x[i] = fixed_value<T>(i);
+    const on_device<T> dx(x);
+    const T want = preduce::detail::det::reduce_serial<P>(R{}, x.data(), n);
+    preduce::options o{};
+    o.precision = P;
+    CHECK(same_bits<R>(preduce::cuda::reduce_with(static_cast<const T*>(dx.p), n, R{}, o), want));
+    T* d_out = nullptr;
+    REQUIRE(cudaMalloc(&d_out, sizeof(T)) == cudaSuccess);
+    fixed::enqueue_reduce<P>(R{}, static_cast<const T*>(dx.p), n, d_out, cudaStreamPerThread, 0, fixed::block_pass::bulk);
+    REQUIRE(cudaStreamSynchronize(cudaStreamPerThread) == cudaSuccess);
+    CHECK(same_bits<R>(to_host(d_out), want));
+    cudaFree(d_out);
+}
+
 TEMPLATE_TEST_CASE("the block tree's launches give det::block_tree's bits for every count around its edges", "[fixed]",
                    float, double) {
     tree_case<preduce::precision::deterministic, TestType>();

@@ -41,8 +41,10 @@
 #include <cstdint>
 #include <cstdlib>
 #include <limits>
+#include <mutex>
 #include <string>
 #include <type_traits>
+#include <vector>
 
 #include "preduce/cuda/runtime/check.hpp"
 #include "preduce/cuda/grid/bulk_copy.cuh"
@@ -519,33 +521,37 @@ __global__ void __launch_bounds__(block_threads)
 #endif
 }
 
-// CTAs of fixed_blocks_bulk<P, R> in one full wave on the current device; 0 where it cannot
-// run there (no sm_90 code for the device, or not enough shared memory).
-template <precision P, class R>
-int bulk_wave() {
-    static wave_cache cache{};
+// CTAs of `kernel` (an instance of fixed_blocks_bulk, with `shared` bytes of dynamic shared
+// memory) in one full wave on the current device, after opting the kernel into that much
+// shared memory; 0 where it cannot run there (no sm_90 code for the device, or not enough
+// shared memory). The opt-in belongs to the kernel as one .cu file registered it: nvcc gives
+// every file that instantiates a template kernel a host stub of its own, so the answer is kept
+// per stub address and device, and the caller passes the stub it launches.
+inline int bulk_wave(const void* kernel, std::size_t shared) {
+    struct known {
+        const void* kernel;
+        int device, blocks;
+    };
+    static std::mutex lock;
+    static std::vector<known> seen;
     const int device = current_device();
-    auto& slot = cache[static_cast<std::size_t>(device) % cache.size()];
-    int blocks = slot.load(std::memory_order_relaxed);
-    if (blocks == 0) {
-        blocks = -1;
-        const bool clean = cudaPeekAtLastError() == cudaSuccess;
-        cudaFuncAttributes attr{};
-        const auto kernel = fixed_blocks_bulk<P, R>;
-        int sms = 0, per_sm = 0;
-        if (cudaFuncGetAttributes(&attr, kernel) == cudaSuccess && attr.ptxVersion >= 90 &&
-            cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize,
-                                 static_cast<int>(bulk_shared_bytes<R>)) == cudaSuccess &&
-            cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, device) == cudaSuccess &&
-            cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, kernel, block_threads, bulk_shared_bytes<R>) ==
-                cudaSuccess &&
-            per_sm > 0)
-            blocks = sms * per_sm;
-        else if (clean)
-            (void)cudaGetLastError();  // a failed query's own error; an error the application left stays
-        slot.store(blocks, std::memory_order_relaxed);
-    }
-    return blocks > 0 ? blocks : 0;
+    const std::lock_guard<std::mutex> hold(lock);
+    for (const known& k : seen)
+        if (k.kernel == kernel && k.device == device) return k.blocks;
+    int blocks = 0;
+    const bool clean = cudaPeekAtLastError() == cudaSuccess;
+    cudaFuncAttributes attr{};
+    int sms = 0, per_sm = 0;
+    if (cudaFuncGetAttributes(&attr, kernel) == cudaSuccess && attr.ptxVersion >= 90 &&
+        cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, static_cast<int>(shared)) ==
+            cudaSuccess &&
+        cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, device) == cudaSuccess &&
+        cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, kernel, block_threads, shared) == cudaSuccess)
+        blocks = sms * per_sm;
+    else if (clean)
+        (void)cudaGetLastError();  // a failed query's own error; an error the application left stays
+    seen.push_back({kernel, device, blocks});
+    return blocks;
 }
 
 // Values of A that the part form of fixed_blocks_staged holds in shared memory at once:
@@ -681,7 +687,7 @@ int lanes_for(source_t<R> src, std::size_t n, block_pass form) {
 template <precision P, class R>
 inline constexpr bool bulk_compiled_v = P == precision::deterministic && bulk_shape_v<R>;
 template <precision P, class R>
-bool bulk_usable(source_t<R> src, block_pass form) {
+bool bulk_usable(source_t<R> src, block_pass form, const void* kernel) {
     if constexpr (!bulk_compiled_v<P, R>) {
         return false;
     } else {
@@ -692,7 +698,7 @@ bool bulk_usable(source_t<R> src, block_pass form) {
         } else {
             if (!aligned(src.first) || !aligned(src.second)) return false;
         }
-        return bulk_wave<P, R>() > 0;
+        return bulk_wave(kernel, bulk_shared_bytes<R>) > 0;
     }
 }
 
@@ -731,11 +737,13 @@ void launch_blocks(const R& r, source_t<R> src, std::size_t n, std::size_t base,
     constexpr int C = vector_lanes<R>();
     const std::size_t m = det::block_count(n);
     if constexpr (bulk_compiled_v<P, R>) {
-        if (bulk_usable<P, R>(src, form)) {
+        const auto kernel = fixed_blocks_bulk<P, R>;  // this file's stub: bulk_wave opts it in
+        if (bulk_usable<P, R>(src, form, reinterpret_cast<const void*>(kernel))) {
             // A CTA per SM (its warps' stages fill most of the shared memory), a share of the blocks each.
-            const std::size_t wave = static_cast<std::size_t>(bulk_wave<P, R>());
+            const std::size_t wave =
+                static_cast<std::size_t>(bulk_wave(reinterpret_cast<const void*>(kernel), bulk_shared_bytes<R>));
             const unsigned ctas = grid > 0 ? static_cast<unsigned>(grid) : static_cast<unsigned>(m < wave ? m : wave);
-            launch_shared("fixed_blocks_bulk launch", fixed_blocks_bulk<P, R>, ctas, block_threads, bulk_shared_bytes<R>,
+            launch_shared("fixed_blocks_bulk launch", kernel, ctas, block_threads, bulk_shared_bytes<R>,
                           stream, r, src, n, base, v, d_result, counters);
             return;
         }
