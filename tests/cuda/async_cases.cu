@@ -101,7 +101,7 @@ struct user_stream {
 // precision::deterministic and compensated: the bits of the host reference order
 // (preduce::detail::det::reduce_serial) on device and pageable memory, through the public
 // entry, the compiled library, and the in-place path under grids of 1, 7, 132 and 1000 blocks
-// in both forms of its block pass.
+// in every form of its block pass.
 template <class T>
 T fixed_value(std::size_t i) {
     // Mixed signs and magnitudes 2^-12..2^12: every order rounds differently.
