@@ -41,6 +41,18 @@ option(PREDUCE_BUILD_TESTS "Build the test suite" ${PROJECT_IS_TOP_LEVEL})
 option(PREDUCE_BUILD_BENCH "Build the Google Benchmark suite" ${PROJECT_IS_TOP_LEVEL})
 option(PREDUCE_BUILD_TOOLS "Build the preduce command-line program" ${PROJECT_IS_TOP_LEVEL})
 option(PREDUCE_INSTALL "Generate the install/export rules" ${PROJECT_IS_TOP_LEVEL})
+# The test programs and the benchmark that only a GPU can run (the nvcc-compiled ones in
+# tests/cuda, tests/multigpu, tests/custom and tests/reliability, and bench/gpu): by default
+# built where nvidia-smi lists a GPU, since elsewhere they would only compile for minutes
+# and then skip. ON builds them anyway, as scripts/device/prepare.sh does for the GPU machine.
+# The CUDA backend itself is built wherever nvcc is found.
+set(preduce_gpu_visible OFF)
+execute_process(COMMAND nvidia-smi -L OUTPUT_VARIABLE preduce_gpu_list RESULT_VARIABLE preduce_gpu_rc ERROR_QUIET)
+if(preduce_gpu_rc EQUAL 0 AND preduce_gpu_list MATCHES "GPU [0-9]")
+  set(preduce_gpu_visible ON)
+endif()
+option(PREDUCE_BUILD_GPU_TESTS "Build the CUDA test programs and GPU benchmark (default: where a GPU is visible)"
+  ${preduce_gpu_visible})
 # libFuzzer targets (clang++): the reduce body against every CPU backend, and the CLI's
 # .npy and text readers (the latter with PREDUCE_BUILD_TOOLS). See fuzz/README.md.
 option(PREDUCE_BUILD_FUZZ "Build the libFuzzer targets (Clang only)" OFF)

@@ -1,5 +1,6 @@
 #!/usr/bin/env bash
-# CI: the kokkos backend against Kokkos 4 on parallel host spaces. For each of OpenMP and
+# The kokkos backend against Kokkos 4 on parallel host spaces (not run by .ci/run, whose
+# sanitizer step covers the OpenMP space with the default threads). For each of OpenMP and
 # Threads: a Kokkos prefix built from the project's third-party snapshot
 # (scripts/kokkos/build.sh), preduce configured against it (CPU only: seq and kokkos), and
 # the kokkos backend's share of the suite run with 1, 2 and 4 Kokkos threads: the shared

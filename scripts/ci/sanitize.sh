@@ -1,6 +1,9 @@
 #!/usr/bin/env bash
 # CI: the CPU-only build under AddressSanitizer (with LeakSanitizer) and
-# UndefinedBehaviorSanitizer, g++, and the test suite without the `large` label.
+# UndefinedBehaviorSanitizer, g++, and the test suite without the `large` label. Its kokkos
+# backend is built against Kokkos 4 with the OpenMP space, from the project's third-party
+# snapshot (scripts/kokkos/build.sh), so the same run checks the kokkos backend on a
+# parallel Kokkos 4 space (the README's build uses Debian's Kokkos 3.4.1, Serial only).
 # Passes only when every test passes AND no sanitizer wrote a report: a report fails its
 # process and goes to a log file (printed at the end), so a report from a child process
 # whose exit status a test does not look at (a CLI test expecting "some error") still
@@ -12,8 +15,11 @@ build=${1:-build-san}
 supp="$PWD/scripts/ci"
 
 start=$(date +%s)
-# -O1 -g1: the optimisation the sanitizers' documentation suggests, and file:line in
-# reports without full debug info (UBSan already doubles the compile time of Catch2's main). _GLIBCXX_ASSERTIONS bounds-checks
+kokkos=$(scripts/kokkos/build.sh "$(scripts/kokkos/build.sh --find-tarball)" "$PWD/$build-kokkos4-openmp" openmp)
+kokkos_built=$(date +%s)
+# -g1: file:line in reports without full debug info. -O0, except the CPU backends' libraries
+# at -O1, the optimisation the sanitizers' documentation suggests (optimize_backends.cmake):
+# the tests and the CLI compile three times faster. _GLIBCXX_ASSERTIONS bounds-checks
 # std::vector/span/array indexing, which ASan misses inside a vector's capacity.
 # float-cast-overflow: out-of-range float -> integer conversion is UB that GCC's
 # -fsanitize=undefined leaves out (clang's includes it). MPI off: Open MPI's runtime is
@@ -21,9 +27,13 @@ start=$(date +%s)
 # mpirun's ranks would crowd 2 cores.
 cmake -S . -B "$build" -G Ninja \
   -DCMAKE_CXX_COMPILER=g++ -DCMAKE_BUILD_TYPE=RelWithDebInfo \
-  -DCMAKE_CXX_FLAGS_RELWITHDEBINFO="-O1 -g1" -DCMAKE_CXX_FLAGS="-D_GLIBCXX_ASSERTIONS" \
-  -DPREDUCE_SANITIZE=address,undefined,float-cast-overflow \
-  -DPREDUCE_ENABLE_CUDA=OFF -DPREDUCE_ENABLE_MPI=OFF -DPREDUCE_BUILD_BENCH=OFF -DPREDUCE_BUILD_TOOLS=ON -DPREDUCE_BUILD_TESTS=ON
+  -DCMAKE_CXX_FLAGS_RELWITHDEBINFO="-O0 -g1" -DCMAKE_CXX_FLAGS="-D_GLIBCXX_ASSERTIONS" \
+  -DCMAKE_PROJECT_INCLUDE="$supp/optimize_backends.cmake" \
+  -DPREDUCE_SANITIZE=address,undefined,float-cast-overflow -DKokkos_ROOT="$kokkos" -DPREDUCE_ENABLE_KOKKOS=ON \
+  -DPREDUCE_ENABLE_CUDA=OFF -DPREDUCE_ENABLE_MPI=OFF -DPREDUCE_BUILD_BENCH=OFF -DPREDUCE_BUILD_TOOLS=ON \
+  -DPREDUCE_BUILD_TESTS=ON >"$build.configure.log"
+grep -E "Kokkos 4\.[0-9.]+ \(.*OPENMP.*\)" "$build.configure.log" ||
+  { echo "sanitize: preduce did not configure against Kokkos 4 at $kokkos" >&2; cat "$build.configure.log" >&2; exit 1; }
 cmake --build "$build" -j2
 built=$(date +%s)
 
@@ -38,6 +48,10 @@ export UBSAN_OPTIONS="print_stacktrace=1:halt_on_error=1:suppressions=$supp/ubsa
 # of the instrumented run time; the same code paths as its 2^20+3-element cases, which
 # stay), and consumer.add_subdirectory, which rebuilds preduce from source without
 # PREDUCE_SANITIZE (consumer.find_package does link the instrumented install).
+# OpenMP threads (the openmp backend's and Kokkos') sleep while they wait: two tests at a
+# time, two threads each, on two cores. OMP_PROC_BIND=false, as Kokkos advises for tests:
+# unset, Kokkos::OpenMP prints a warning on stderr, which the CLI tests read as an error.
+export OMP_WAIT_POLICY=passive OMP_PROC_BIND=false
 status=0
 ctest --test-dir "$build" --output-on-failure -j2 -LE large -E '2\^24\+1 elements|consumer\.add_subdirectory' || status=$?
 tested=$(date +%s)
@@ -48,5 +62,5 @@ if [ -n "$reports" ]; then
   for f in $reports; do echo "== $f" >&2; cat "$f" >&2; done
   status=1
 fi
-echo "sanitize: build $((built - start)) s, ctest $((tested - built)) s, reports: $(echo -n "$reports" | grep -c . || true)"
+echo "sanitize: Kokkos 4 $((kokkos_built - start)) s, build $((built - kokkos_built)) s, ctest $((tested - built)) s, reports: $(echo -n "$reports" | grep -c . || true)"
 exit $status

@@ -60,7 +60,8 @@ fi
 
 if [ "${BUILD:-1}" != 0 ]; then
   cmake -S . -B "$build" -G Ninja -DCMAKE_BUILD_TYPE=Release -DPREDUCE_ENABLE_CUDA=ON \
-    -DCMAKE_CUDA_ARCHITECTURES=90 -DPREDUCE_BUILD_TESTS=ON -DPREDUCE_BUILD_BENCH=ON "${configure[@]}" >/dev/null
+    -DCMAKE_CUDA_ARCHITECTURES=90 -DPREDUCE_BUILD_TESTS=ON -DPREDUCE_BUILD_BENCH=ON -DPREDUCE_BUILD_GPU_TESTS=ON \
+    "${configure[@]}" >/dev/null
   # Keep going past targets that fail (work in progress elsewhere in the tree): whatever was
   # built is staged, and what is missing fails on the GPU machine (see above).
   cmake --build "$build" -- -k 0 || echo "prepare.sh: some targets failed to build (above); staging what was built" >&2

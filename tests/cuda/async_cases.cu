@@ -101,7 +101,7 @@ struct user_stream {
 // precision::deterministic and compensated: the bits of the host reference order
 // (preduce::detail::det::reduce_serial) on device and pageable memory, through the public
 // entry, the compiled library, and the in-place path under grids of 1, 7, 132 and 1000 blocks
-// in both forms of its block pass.
+// in every form of its block pass.
 template <class T>
 T fixed_value(std::size_t i) {
     // Mixed signs and magnitudes 2^-12..2^12: every order rounds differently.
@@ -132,26 +132,31 @@ void fixed_case(const R& r, preduce::source_t<R> host, preduce::source_t<R> devi
     if (n == 0) return;
     Result* d_out = nullptr;
     cudaMalloc(&d_out, sizeof(Result));
-    // Both forms of the block pass (one lane per thread, and the vector lanes where R's
-    // elements pack into vectors), whatever their size would choose.
+    // Every form of the block pass (one lane per thread, the vector lanes where R's elements
+    // pack into vectors, the bulk copies on sm_90), whatever their size would choose.
     // Before each, a reduction of other values through the same workspace: a value the
     // checked launch counted but did not store would then show as wrong bits.
-    for (int lanes : {1, 4})
+    using preduce::cuda::detail::fixed::block_pass;
+    for (block_pass form : {block_pass::one_lane, block_pass::vector, block_pass::bulk})
         for (int grid : {1, 7, 132, 1000}) {
             if (n > 1)
-                preduce::cuda::detail::fixed::enqueue_reduce<P>(r, device + 1, n - 1, d_out, cudaStreamPerThread, 7, 1);
-            preduce::cuda::detail::fixed::enqueue_reduce<P>(r, device, n, d_out, cudaStreamPerThread, grid, lanes);
+                preduce::cuda::detail::fixed::enqueue_reduce<P>(r, device + 1, n - 1, d_out, cudaStreamPerThread, 7,
+                                                                block_pass::one_lane);
+            preduce::cuda::detail::fixed::enqueue_reduce<P>(r, device, n, d_out, cudaStreamPerThread, grid, form);
             cudaStreamSynchronize(cudaStreamPerThread);
-            INFO("grid " << grid << ", lanes " << lanes);
+            INFO("grid " << grid << ", form " << static_cast<int>(form));
             CHECK(same_bits<R>(to_host(d_out), want));
         }
-    // An input one element off its vectors' alignment takes the one-lane form, same bits.
+    // An input one element off its vectors' (and bulk copies') alignment takes the one-lane
+    // form, same bits.
     if (n > 1) {
         const Result shifted = preduce::detail::det::reduce_serial<P>(r, host + 1, n - 1);
-        preduce::cuda::detail::fixed::enqueue_reduce<P>(r, device + 1, n - 1, d_out, cudaStreamPerThread, 132, 4);
-        cudaStreamSynchronize(cudaStreamPerThread);
-        INFO("one element off alignment");
-        CHECK(same_bits<R>(to_host(d_out), shifted));
+        for (block_pass form : {block_pass::vector, block_pass::bulk}) {
+            preduce::cuda::detail::fixed::enqueue_reduce<P>(r, device + 1, n - 1, d_out, cudaStreamPerThread, 132, form);
+            cudaStreamSynchronize(cudaStreamPerThread);
+            INFO("one element off alignment, form " << static_cast<int>(form));
+            CHECK(same_bits<R>(to_host(d_out), shifted));
+        }
     }
     cudaFree(d_out);
 }
@@ -414,6 +419,36 @@ TEMPLATE_TEST_CASE("precision::deterministic and compensated: the host reference
         fixed_cases_of<preduce::precision::deterministic>(x, y, dx.p, dy.p, n);
         fixed_cases_of<preduce::precision::compensated>(x, y, dx.p, dy.p, n);
     }
+}
+
+// The bulk pass needs its kernel opted into more shared memory than a launch gets by default,
+// and that opt-in belongs to a host stub: every .cu file that instantiates the kernel has its
+// own. Here this file's stub is opted in first, then the compiled library launches its own
+// (device data of n values, whose block count takes the bulk pass), then this file's launches.
+TEMPLATE_TEST_CASE("the bulk pass opts in the kernel it launches, whichever file instantiated it", "[fixed]", float,
+                   double) {
+    using T = TestType;
+    using R = preduce::sum_reducer<T>;
+    namespace fixed = preduce::cuda::detail::fixed;
+    constexpr auto P = preduce::precision::deterministic;
+    // 0 where this GPU runs no sm_90 code: then every launch below takes the one-lane form.
+    const int wave =
+        fixed::bulk_wave(reinterpret_cast<const void*>(fixed::fixed_blocks_bulk<P, R>), fixed::bulk_shared_bytes<R>);
+    INFO("bulk pass CTAs per wave: " << wave);
+    const std::size_t n = (std::size_t{1} << 24) + 7;
+    std::vector<T> x(n);
+    for (std::size_t i = 0; i < n; ++i) x[i] = fixed_value<T>(i);
+    const on_device<T> dx(x);
+    const T want = preduce::detail::det::reduce_serial<P>(R{}, x.data(), n);
+    preduce::options o{};
+    o.precision = P;
+    CHECK(same_bits<R>(preduce::cuda::reduce_with(static_cast<const T*>(dx.p), n, R{}, o), want));
+    T* d_out = nullptr;
+    REQUIRE(cudaMalloc(&d_out, sizeof(T)) == cudaSuccess);
+    fixed::enqueue_reduce<P>(R{}, static_cast<const T*>(dx.p), n, d_out, cudaStreamPerThread, 0, fixed::block_pass::bulk);
+    REQUIRE(cudaStreamSynchronize(cudaStreamPerThread) == cudaSuccess);
+    CHECK(same_bits<R>(to_host(d_out), want));
+    cudaFree(d_out);
 }
 
 TEMPLATE_TEST_CASE("the block tree's launches give det::block_tree's bits for every count around its edges", "[fixed]",

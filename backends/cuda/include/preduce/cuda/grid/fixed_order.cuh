@@ -22,6 +22,8 @@
 //  - fixed_tree: the block tree in launches of its own, one CTA per aligned group of
 //    tree_group<V> values in shared memory, for block values computed in parts (host
 //    staging, several GPUs).
+//  - fixed_blocks_bulk (sm_90 and later, the deterministic sums): the one-lane form's blocks
+//    and adds, its warps streaming their blocks through shared memory by bulk copies.
 //  - With no more blocks than one wave of CTAs, fixed_blocks_staged gives each block a CTA
 //    that loads it whole (or, for doubles past a wave of those, half of it at a time) before
 //    its warp adds (the same adds, one trip to memory per load), and the last CTA folds the
@@ -39,10 +41,13 @@
 #include <cstdint>
 #include <cstdlib>
 #include <limits>
+#include <mutex>
 #include <string>
 #include <type_traits>
+#include <vector>
 
 #include "preduce/cuda/runtime/check.hpp"
+#include "preduce/cuda/grid/bulk_copy.cuh"
 #include "preduce/cuda/grid/launch.cuh"
 #include "preduce/cuda/grid/kernels.cuh"
 #include "preduce/cuda/runtime/memory.hpp"
@@ -287,6 +292,47 @@ __device__ __forceinline__ void fold_group_of(const R& r, det::value_t<P, typena
     if (threadIdx.x == 0) store_whole(d_result, r.finish(det::result<P, A>(s[0])));
 }
 
+// The in-launch block tree, after a CTA of block_threads threads stored the values of its
+// blocks [b0, b1) (stored: whether this thread stored one): the CTA counts them per group of
+// fold_group<V> (counters[1 + g]; the CTA that completes a group sets it back to 0), one
+// group per thread at a time, lists the groups it completes and folds them (fold_group_of).
+// Every thread of the CTA calls it.
+template <precision P, class R>
+__device__ __forceinline__ void count_and_fold(const R& r, det::value_t<P, typename R::accumulator_type>* v,
+                                               std::size_t m, std::size_t b0, std::size_t b1, bool stored,
+                                               unsigned* counters, typename R::result_type* d_result) {
+    using V = det::value_t<P, typename R::accumulator_type>;
+    constexpr std::size_t G = fold_group<V>;
+    __shared__ V s[G];
+    __shared__ unsigned done_count;
+    __shared__ std::size_t done[block_threads];
+    if (b0 >= b1) return;
+    if (stored) __threadfence();  // the stores of v are visible to every SM before they are counted
+    const std::size_t g0 = b0 / G, groups_here = (b1 - 1) / G - g0 + 1;
+    for (std::size_t k0 = 0; k0 < groups_here; k0 += block_threads) {
+        if (threadIdx.x == 0) done_count = 0;
+        __syncthreads();  // every store of the CTA (and the last round's folds) before the count
+        const std::size_t g = g0 + k0 + threadIdx.x;
+        if (k0 + threadIdx.x < groups_here) {
+            const std::size_t lo = b0 > g * G ? b0 : g * G, hi = b1 < (g + 1) * G ? b1 : (g + 1) * G;
+            const std::size_t here = hi - lo;
+            const std::size_t size = m - g * G < G ? m - g * G : G;
+            if (atomicAdd(counters + 1 + g, static_cast<unsigned>(here)) + here == size) {
+                counters[1 + g] = 0;  // every value of the group is counted: free for the next launch
+                done[atomicAdd(&done_count, 1u)] = g;
+            }
+        }
+        __syncthreads();
+        const unsigned count = done_count;
+        if (count > 0) __threadfence();
+        for (unsigned j = 0; j < count; ++j) {
+            fold_group_of<P>(r, v, m, done[j], counters, s, d_result);
+            __syncthreads();  // s is free again
+        }
+        __syncthreads();  // every thread has read done_count before the next round clears it
+    }
+}
+
 // Block values of elements [0, n) of src (global indices base + i; base is a multiple of
 // det::block): v[b] for b < ceil(n / 4096), C lanes per thread (see the top of this file).
 // Units of C blocks, the short last block a unit of its own in the C-lane form; CTA c takes
@@ -334,40 +380,178 @@ __global__ void __launch_bounds__(block_threads)
         if (c == 0 && live) v[b] = value;
         stored = stored || (c == 0 && live);
     }
-    if (counters == nullptr) return;
+    if (counters != nullptr) count_and_fold<P>(r, v, m, first_block(start), first_block(end), stored, counters, d_result);
+}
 
-    // This CTA's blocks are [b0, b1): count them per group, one group per thread at a time;
-    // list the groups it completes, then fold them.
-    constexpr std::size_t G = fold_group<V>;
-    __shared__ V s[G];
-    __shared__ unsigned done_count;
-    __shared__ std::size_t done[block_threads];
-    const std::size_t b0 = first_block(start), b1 = first_block(end);
-    if (b0 >= b1) return;
-    if (stored) __threadfence();  // the stores of v are visible to every SM before they are counted
-    const std::size_t g0 = b0 / G, groups_here = (b1 - 1) / G - g0 + 1;
-    for (std::size_t k0 = 0; k0 < groups_here; k0 += block_threads) {
-        if (threadIdx.x == 0) done_count = 0;
-        __syncthreads();  // every store of the CTA (and the last round's folds) before the count
-        const std::size_t g = g0 + k0 + threadIdx.x;
-        if (k0 + threadIdx.x < groups_here) {
-            const std::size_t lo = b0 > g * G ? b0 : g * G, hi = b1 < (g + 1) * G ? b1 : (g + 1) * G;
-            const std::size_t stored = hi - lo;
-            const std::size_t size = m - g * G < G ? m - g * G : G;
-            if (atomicAdd(counters + 1 + g, static_cast<unsigned>(stored)) + stored == size) {
-                counters[1 + g] = 0;  // every value of the group is counted: free for the next launch
-                done[atomicAdd(&done_count, 1u)] = g;
-            }
-        }
-        __syncthreads();
-        const unsigned count = done_count;
-        if (count > 0) __threadfence();
-        for (unsigned j = 0; j < count; ++j) {
-            fold_group_of<P>(r, v, m, done[j], counters, s, d_result);
-            __syncthreads();  // s is free again
-        }
-        __syncthreads();  // every thread has read done_count before the next round clears it
+// The bulk form of the block pass (sm_90 and later): the blocks of fixed_blocks' one-lane
+// form, the same shares (CTA c the c-th even share of the m blocks, its warp w the blocks
+// start + w, start + w + 8, ...) and the same adds in the same order, but each warp streams
+// its full blocks through shared memory: chunks of bulk_rows<R> rows (32 elements of each
+// array a row), bulk_depth of them per warp in flight by bulk copies (bulk_copy.cuh), and
+// lane j adds element j of each row of a chunk in turn. Kernel studies on an H200 (the
+// deterministic float sum, host clock, against the fast sum): 0.95-0.98 of it at 2^25-2^28
+// where fixed_blocks ran at 0.91-0.95, the same or better at 2^20-2^24 and for doubles and
+// dot; the compensated sums gained nothing, and warps taking blocks grid-stride lost 20-50%.
+inline constexpr int bulk_depth = 2;
+inline constexpr std::size_t bulk_chunk_bytes = std::size_t{8} << 10;
+
+template <class S>
+struct bulk_arrays;  // elements of one row position in all arrays, in bytes; element sizes
+template <class T>
+struct bulk_arrays<const T*> {
+    static constexpr std::size_t bytes = sizeof(T);
+    static constexpr bool sizes_ok = (sizeof(T) & (sizeof(T) - 1)) == 0 && sizeof(T) <= 16;
+};
+template <class A, class B>
+struct bulk_arrays<zip_source<A, B>> {
+    static constexpr std::size_t bytes = sizeof(A) + sizeof(B);
+    static constexpr bool sizes_ok = bulk_arrays<const A*>::sizes_ok && bulk_arrays<const B*>::sizes_ok;
+};
+
+// Rows of a chunk: bulk_chunk_bytes of all arrays, at most a block.
+template <class R>
+inline constexpr std::size_t bulk_rows = std::min(det::block / 32, bulk_chunk_bytes / (32 * bulk_arrays<source_t<R>>::bytes));
+template <class R>
+inline constexpr std::size_t bulk_stage_bytes = bulk_rows<R> * 32 * bulk_arrays<source_t<R>>::bytes;
+// Whether R's source streams in such chunks: element sizes of powers of two, whole chunks per block.
+template <class R>
+inline constexpr bool bulk_shape_v = bulk_arrays<source_t<R>>::sizes_ok && bulk_rows<R> > 0 &&
+                                     (det::block / 32) % bulk_rows<R> == 0;
+// Dynamic shared memory of a CTA: its warps' stages.
+template <class R>
+inline constexpr std::size_t bulk_shared_bytes = static_cast<std::size_t>(warps_per_cta) * bulk_depth * bulk_stage_bytes<R>;
+
+// Starts the copy of rows [first / 32, first / 32 + bulk_rows) of every array into stage,
+// completing on bar (the stage holds the rows of the first array, then those of the second).
+template <class R>
+__device__ __forceinline__ void bulk_fetch(unsigned char* stage, source_t<R> src, std::size_t first, unsigned long long* bar) {
+    using S = source_t<R>;
+    bulk::barrier_expect(bar, static_cast<unsigned>(bulk_stage_bytes<R>));
+    if constexpr (std::is_pointer_v<S>) {
+        bulk::copy(stage, src + first, static_cast<unsigned>(bulk_stage_bytes<R>), bar);
+    } else {
+        constexpr std::size_t first_bytes = bulk_rows<R> * 32 * sizeof(*S{}.first);
+        bulk::copy(stage, src.first + first, static_cast<unsigned>(first_bytes), bar);
+        bulk::copy(stage + first_bytes, src.second + first, static_cast<unsigned>(bulk_stage_bytes<R> - first_bytes), bar);
     }
+}
+
+// Element `lane` of row k of a stage.
+template <class R>
+__device__ __forceinline__ typename R::value_type bulk_value(const unsigned char* stage, std::size_t k, unsigned lane) {
+    using S = source_t<R>;
+    if constexpr (std::is_pointer_v<S>) {
+        return reinterpret_cast<S>(stage)[k * 32 + lane];
+    } else {
+        using F = std::remove_cv_t<std::remove_pointer_t<decltype(S{}.first)>>;
+        using G = std::remove_cv_t<std::remove_pointer_t<decltype(S{}.second)>>;
+        const F* a = reinterpret_cast<const F*>(stage);
+        const G* b = reinterpret_cast<const G*>(stage + bulk_rows<R> * 32 * sizeof(F));
+        return {a[k * 32 + lane], b[k * 32 + lane]};
+    }
+}
+
+template <precision P, class R>
+__global__ void __launch_bounds__(block_threads)
+    fixed_blocks_bulk(R r, source_t<R> src, std::size_t n, std::size_t base,
+                      det::value_t<P, typename R::accumulator_type>* __restrict__ v,
+                      typename R::result_type* __restrict__ d_result, unsigned* counters) {
+#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 900
+    using A = typename R::accumulator_type;
+    using V = det::value_t<P, A>;
+    constexpr std::size_t rows = bulk_rows<R>, chunks = det::block / 32 / rows, stage_bytes = bulk_stage_bytes<R>;
+    constexpr int U = rows < static_cast<std::size_t>(loads_in_flight) ? static_cast<int>(rows) : loads_in_flight;
+    extern __shared__ __align__(128) unsigned char stages[];
+    __shared__ unsigned long long bars[warps_per_cta][bulk_depth];
+    const unsigned warp = threadIdx.x / 32, lane = threadIdx.x % 32;
+    unsigned char* ring = stages + static_cast<std::size_t>(warp) * bulk_depth * stage_bytes;
+    unsigned long long* bar = bars[warp];
+    if (lane == 0) {
+        for (int d = 0; d < bulk_depth; ++d) bulk::barrier_init(bar + d, 1);
+        bulk::barrier_init_fence();
+    }
+    __syncwarp();
+
+    const std::size_t m = det::block_count(n), full = n / det::block;
+    const std::size_t share = (m + gridDim.x - 1) / gridDim.x;
+    const std::size_t start = static_cast<std::size_t>(blockIdx.x) * share < m ? blockIdx.x * share : m;
+    const std::size_t end = start + share < m ? start + share : m;
+    const std::size_t mine = start + warp, end_full = end < full ? end : full;
+    // Chunk j of this warp: chunk j % chunks of block mine + (j / chunks) * warps_per_cta.
+    const std::size_t total = mine < end_full ? (end_full - mine + warps_per_cta - 1) / warps_per_cta * chunks : 0;
+    const auto block_of = [&](std::size_t j) { return mine + j / chunks * warps_per_cta; };
+    const auto fetch = [&](std::size_t j) {
+        if (lane == 0 && j < total)
+            bulk_fetch<R>(ring + j % bulk_depth * stage_bytes, src, block_of(j) * det::block + j % chunks * rows * 32,
+                          bar + j % bulk_depth);
+    };
+    for (std::size_t j = 0; j < bulk_depth; ++j) fetch(j);
+    bool stored = false;
+    V acc = det::zero<P, A>(R::identity());
+    for (std::size_t j = 0; j < total; ++j) {
+        const std::size_t b = block_of(j), c = j % chunks;
+        if (c == 0) acc = det::zero<P, A>(R::identity());
+        bulk::barrier_wait(bar + j % bulk_depth, static_cast<unsigned>(j / bulk_depth % 2));
+        const unsigned char* stage = ring + j % bulk_depth * stage_bytes;
+        const std::size_t first = b * det::block + c * rows * 32;
+        for (std::size_t k = 0; k < rows; k += U) {
+            typename R::value_type x[U];
+#pragma unroll
+            for (int u = 0; u < U; ++u) x[u] = bulk_value<R>(stage, k + u, lane);
+#pragma unroll
+            for (int u = 0; u < U; ++u) det::add<P, A>(acc, r.lift(x[u], base + first + (k + u) * 32 + lane));
+        }
+        __syncwarp();  // every lane has read the stage before it is fetched into again
+        fetch(j + bulk_depth);
+        if (c == chunks - 1) {
+            acc = lane_tree<P, A>(acc);
+            if (lane == 0) v[b] = acc;
+            stored = stored || lane == 0;
+        }
+    }
+    // The short last block, from global memory, by the warp whose turn it is.
+    if (full < m && full >= mine && full < end && (full - mine) % warps_per_cta == 0) {
+        const V value = short_block<P>(r, src, n, base, full);
+        if (lane == 0) v[full] = value;
+        stored = stored || lane == 0;
+    }
+    if (counters != nullptr) count_and_fold<P>(r, v, m, start, end, stored, counters, d_result);
+#else
+    __trap();  // launched only where bulk_wave found a kernel compiled for sm_90 or later
+#endif
+}
+
+// CTAs of `kernel` (an instance of fixed_blocks_bulk, with `shared` bytes of dynamic shared
+// memory) in one full wave on the current device, after opting the kernel into that much
+// shared memory; 0 where it cannot run there (no sm_90 code for the device, or not enough
+// shared memory). The opt-in belongs to the kernel as one .cu file registered it: nvcc gives
+// every file that instantiates a template kernel a host stub of its own, so the answer is kept
+// per stub address and device, and the caller passes the stub it launches.
+inline int bulk_wave(const void* kernel, std::size_t shared) {
+    struct known {
+        const void* kernel;
+        int device, blocks;
+    };
+    static std::mutex lock;
+    static std::vector<known> seen;
+    const int device = current_device();
+    const std::lock_guard<std::mutex> hold(lock);
+    for (const known& k : seen)
+        if (k.kernel == kernel && k.device == device) return k.blocks;
+    int blocks = 0;
+    const bool clean = cudaPeekAtLastError() == cudaSuccess;
+    cudaFuncAttributes attr{};
+    int sms = 0, per_sm = 0;
+    if (cudaFuncGetAttributes(&attr, kernel) == cudaSuccess && attr.ptxVersion >= 90 &&
+        cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, static_cast<int>(shared)) ==
+            cudaSuccess &&
+        cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, device) == cudaSuccess &&
+        cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, kernel, block_threads, shared) == cudaSuccess)
+        blocks = sms * per_sm;
+    else if (clean)
+        (void)cudaGetLastError();  // a failed query's own error; an error the application left stays
+    seen.push_back({kernel, device, blocks});
+    return blocks;
 }
 
 // Values of A that the part form of fixed_blocks_staged holds in shared memory at once:
@@ -478,18 +662,44 @@ bool launch_staged(const R& r, source_t<R> src, std::size_t n, std::size_t m,
     return true;
 }
 
+// The form of the block pass: fixed_blocks' one-lane or vector form, or fixed_blocks_bulk.
+// choose lets the input decide (lanes_for, bulk_usable); the others force one, for tests,
+// where it can run (else the one-lane form). Every form gives the same values.
+enum class block_pass { choose, one_lane, vector, bulk };
+
 // Which form of fixed_blocks reads src[0, n): the C-lane vector form (C = vector_lanes<R>)
 // when every array is aligned to its vectors and there is at least a unit of C blocks for
 // every warp of a wave (with fewer, the one-lane form keeps more loads in flight: on an
 // H200, 2^24 floats took 28 us in the vector form, 25 us in the one-lane form); else 1.
-// `lanes` forces the vector form (any value > 1) or the one-lane form (1); 0 chooses.
 template <precision P, class R>
-int lanes_for(source_t<R> src, std::size_t n, int lanes) {
+int lanes_for(source_t<R> src, std::size_t n, block_pass form) {
     constexpr int C = vector_lanes<R>();
-    if (C == 1 || lanes == 1 || !runs_aligned<C>(src)) return 1;
-    if (lanes > 1) return C;
+    if (C == 1 || form == block_pass::one_lane || !runs_aligned<C>(src)) return 1;
+    if (form == block_pass::vector) return C;
     const std::size_t units = n / det::block / C;
     return units >= static_cast<std::size_t>(wave<P, R, C>()) * warps_per_cta ? C : 1;
+}
+
+// Whether fixed_blocks_bulk reads src: for the deterministic sums (the compensated ones ran
+// no faster in it, so it is not compiled for them), chosen or asked for, where R's arrays
+// stream in its chunks, each is 16-byte aligned (what a bulk copy needs), and the device
+// runs it.
+template <precision P, class R>
+inline constexpr bool bulk_compiled_v = P == precision::deterministic && bulk_shape_v<R>;
+template <precision P, class R>
+bool bulk_usable(source_t<R> src, block_pass form, const void* kernel) {
+    if constexpr (!bulk_compiled_v<P, R>) {
+        return false;
+    } else {
+        if (form != block_pass::bulk && form != block_pass::choose) return false;
+        const auto aligned = [](const void* p) { return reinterpret_cast<std::uintptr_t>(p) % 16 == 0; };
+        if constexpr (std::is_pointer_v<source_t<R>>) {
+            if (!aligned(src)) return false;
+        } else {
+            if (!aligned(src.first) || !aligned(src.second)) return false;
+        }
+        return bulk_wave(kernel, bulk_shared_bytes<R>) > 0;
+    }
 }
 
 // CTAs of fixed_blocks<P, R, C> for m block values: `grid` when positive, else a unit for
@@ -523,11 +733,23 @@ unsigned blocks_grid(std::size_t m, int grid) {
 template <precision P, class R>
 void launch_blocks(const R& r, source_t<R> src, std::size_t n, std::size_t base,
                    det::value_t<P, typename R::accumulator_type>* v, typename R::result_type* d_result,
-                   unsigned* counters, cudaStream_t stream, int grid, int lanes) {
+                   unsigned* counters, cudaStream_t stream, int grid, block_pass form) {
     constexpr int C = vector_lanes<R>();
     const std::size_t m = det::block_count(n);
+    if constexpr (bulk_compiled_v<P, R>) {
+        const auto kernel = fixed_blocks_bulk<P, R>;  // this file's stub: bulk_wave opts it in
+        if (bulk_usable<P, R>(src, form, reinterpret_cast<const void*>(kernel))) {
+            // A CTA per SM (its warps' stages fill most of the shared memory), a share of the blocks each.
+            const std::size_t wave =
+                static_cast<std::size_t>(bulk_wave(reinterpret_cast<const void*>(kernel), bulk_shared_bytes<R>));
+            const unsigned ctas = grid > 0 ? static_cast<unsigned>(grid) : static_cast<unsigned>(m < wave ? m : wave);
+            launch_shared("fixed_blocks_bulk launch", kernel, ctas, block_threads, bulk_shared_bytes<R>,
+                          stream, r, src, n, base, v, d_result, counters);
+            return;
+        }
+    }
     if constexpr (C > 1) {
-        if (lanes_for<P, R>(src, n, lanes) == C) {
+        if (lanes_for<P, R>(src, n, form) == C) {
             launch("fixed_blocks launch", fixed_blocks<P, R, C>, blocks_grid<P, R, C>(m, grid), block_threads, stream, r,
                    src, n, base, v, d_result, counters);
             return;
@@ -543,7 +765,8 @@ template <precision P, class R>
 void enqueue_blocks(const R& r, source_t<R> src, std::size_t n, std::size_t base,
                     det::value_t<P, typename R::accumulator_type>* v, cudaStream_t stream, int grid = 0) {
     if (det::block_count(n) == 0) return;
-    launch_blocks<P>(r, src, n, base, v, static_cast<typename R::result_type*>(nullptr), nullptr, stream, grid, 0);
+    launch_blocks<P>(r, src, n, base, v, static_cast<typename R::result_type*>(nullptr), nullptr, stream, grid,
+                     block_pass::choose);
 }
 
 // Block values whose tree fixed_blocks folds in the same launch: fold_group<V> groups of
@@ -602,13 +825,13 @@ void enqueue_groups(const R& r, const det::value_t<P, typename R::accumulator_ty
 
 // The whole fixed-order reduction of device-accessible src[0, n) (n >= 1) into *d_result
 // (any memory the GPU can write): fixed_blocks_staged while the blocks fit one wave of its
-// CTAs (and their values fold_group<V>), else fixed_blocks with the block tree in the same
-// launch, or for more than in_launch_max<V>() blocks the block values and then the tree's
-// launches. grid > 0: fixed_blocks with that many CTAs; lanes: its form (see lanes_for).
-// Neither changes the values.
+// CTAs (and their values fold_group<V>), else the block pass (launch_blocks) with the block
+// tree in the same launch, or for more than in_launch_max<V>() blocks the block values and
+// then the tree's launches. grid > 0: the block pass with that many CTAs; form: its form
+// (block_pass). Neither changes the values.
 template <precision P, class R>
 void enqueue_reduce(const R& r, source_t<R> src, std::size_t n, typename R::result_type* d_result,
-                    cudaStream_t stream, int grid = 0, int lanes = 0) {
+                    cudaStream_t stream, int grid = 0, block_pass form = block_pass::choose) {
     using V = det::value_t<P, typename R::accumulator_type>;
     const std::size_t m = det::block_count(n);
     const bool one_launch = m <= in_launch_max<V>();
@@ -617,11 +840,11 @@ void enqueue_reduce(const R& r, source_t<R> src, std::size_t n, typename R::resu
     V* values = static_cast<V*>(ws.values);
     if (!one_launch) {
         launch_blocks<P>(r, src, n, 0, values, static_cast<typename R::result_type*>(nullptr), nullptr, stream, grid,
-                         lanes);
+                         form);
         enqueue_tree<P>(r, values, m, values + m, d_result, stream);
         return;
     }
-    if (grid <= 0 && lanes == 0 && m <= fold_group<V>) {
+    if (grid <= 0 && form == block_pass::choose && m <= fold_group<V>) {
         // The whole block staged at once while its CTAs fit a wave; past that, for doubles,
         // the part form, whose CTAs fit a larger wave.
         constexpr std::size_t part = staged_part<typename R::accumulator_type>;
@@ -629,7 +852,7 @@ void enqueue_reduce(const R& r, source_t<R> src, std::size_t n, typename R::resu
         if constexpr (part < det::block)
             if (launch_staged<P, R, part>(r, src, n, m, values, d_result, ws.done, stream)) return;
     }
-    launch_blocks<P>(r, src, n, 0, values, d_result, ws.done, stream, grid, lanes);
+    launch_blocks<P>(r, src, n, 0, values, d_result, ws.done, stream, grid, form);
 }
 
 } // namespace preduce::cuda::detail::fixed

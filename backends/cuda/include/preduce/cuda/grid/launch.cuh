@@ -23,15 +23,21 @@ namespace preduce::cuda::detail {
 // kernel<<<grid, block, 0, stream>>>(args...), with a launch failure (bad configuration,
 // no kernel image for this GPU) thrown from the launch's own return value rather than read
 // from the last-error slot, which may hold an error of the application's (runtime/check.hpp).
+// launch_shared: the same with `shared` bytes of dynamic shared memory per block.
 template <class... Params, class... Args>
-void launch(const char* what, void (*kernel)(Params...), unsigned grid, unsigned block, cudaStream_t stream,
-            Args&&... args) {
+void launch_shared(const char* what, void (*kernel)(Params...), unsigned grid, unsigned block, std::size_t shared,
+                   cudaStream_t stream, Args&&... args) {
     cudaLaunchConfig_t config{};
     config.gridDim = dim3(grid);
     config.blockDim = dim3(block);
-    config.dynamicSmemBytes = 0;
+    config.dynamicSmemBytes = shared;
     config.stream = stream;
     check(cudaLaunchKernelEx(&config, kernel, std::forward<Args>(args)...), what);
+}
+template <class... Params, class... Args>
+void launch(const char* what, void (*kernel)(Params...), unsigned grid, unsigned block, cudaStream_t stream,
+            Args&&... args) {
+    launch_shared(what, kernel, grid, block, 0, stream, std::forward<Args>(args)...);
 }
 
 inline int current_device() {
