@@ -663,7 +663,7 @@ bool launch_staged(const R& r, source_t<R> src, std::size_t n, std::size_t m,
 }
 
 // The form of the block pass: fixed_blocks' one-lane or vector form, or fixed_blocks_bulk.
-// choose lets the input decide (lanes_for, bulk_usable); the others force one, for tests,
+// choose lets the input decide (lanes_for, bulk_ctas); the others force one, for tests,
 // where it can run (else the one-lane form). Every form gives the same values.
 enum class block_pass { choose, one_lane, vector, bulk };
 
@@ -680,25 +680,25 @@ int lanes_for(source_t<R> src, std::size_t n, block_pass form) {
     return units >= static_cast<std::size_t>(wave<P, R, C>()) * warps_per_cta ? C : 1;
 }
 
-// Whether fixed_blocks_bulk reads src: for the deterministic sums (the compensated ones ran
-// no faster in it, so it is not compiled for them), chosen or asked for, where R's arrays
-// stream in its chunks, each is 16-byte aligned (what a bulk copy needs), and the device
-// runs it.
+// CTAs of a fixed_blocks_bulk wave over src (bulk_wave), 0 where it does not read src. It
+// reads it for the deterministic sums (the compensated ones ran no faster in it, so it is
+// not compiled for them), chosen or asked for, where R's arrays stream in its chunks, each
+// is 16-byte aligned (what a bulk copy needs), and the device runs it.
 template <precision P, class R>
 inline constexpr bool bulk_compiled_v = P == precision::deterministic && bulk_shape_v<R>;
 template <precision P, class R>
-bool bulk_usable(source_t<R> src, block_pass form, const void* kernel) {
+int bulk_ctas(source_t<R> src, block_pass form, const void* kernel) {
     if constexpr (!bulk_compiled_v<P, R>) {
-        return false;
+        return 0;
     } else {
-        if (form != block_pass::bulk && form != block_pass::choose) return false;
+        if (form != block_pass::bulk && form != block_pass::choose) return 0;
         const auto aligned = [](const void* p) { return reinterpret_cast<std::uintptr_t>(p) % 16 == 0; };
         if constexpr (std::is_pointer_v<source_t<R>>) {
-            if (!aligned(src)) return false;
+            if (!aligned(src)) return 0;
         } else {
-            if (!aligned(src.first) || !aligned(src.second)) return false;
+            if (!aligned(src.first) || !aligned(src.second)) return 0;
         }
-        return bulk_wave(kernel, bulk_shared_bytes<R>) > 0;
+        return bulk_wave(kernel, bulk_shared_bytes<R>);
     }
 }
 
@@ -738,10 +738,9 @@ void launch_blocks(const R& r, source_t<R> src, std::size_t n, std::size_t base,
     const std::size_t m = det::block_count(n);
     if constexpr (bulk_compiled_v<P, R>) {
         const auto kernel = fixed_blocks_bulk<P, R>;  // this file's stub: bulk_wave opts it in
-        if (bulk_usable<P, R>(src, form, reinterpret_cast<const void*>(kernel))) {
+        const auto wave = static_cast<std::size_t>(bulk_ctas<P, R>(src, form, reinterpret_cast<const void*>(kernel)));
+        if (wave > 0) {
             // A CTA per SM (its warps' stages fill most of the shared memory), a share of the blocks each.
-            const std::size_t wave =
-                static_cast<std::size_t>(bulk_wave(reinterpret_cast<const void*>(kernel), bulk_shared_bytes<R>));
             const unsigned ctas = grid > 0 ? static_cast<unsigned>(grid) : static_cast<unsigned>(m < wave ? m : wave);
             launch_shared("fixed_blocks_bulk launch", kernel, ctas, block_threads, bulk_shared_bytes<R>,
                           stream, r, src, n, base, v, d_result, counters);
