@@ -17,9 +17,10 @@ supp="$PWD/scripts/ci"
 start=$(date +%s)
 kokkos=$(scripts/kokkos/build.sh "$(scripts/kokkos/build.sh --find-tarball)" "$PWD/$build-kokkos4-openmp" openmp)
 kokkos_built=$(date +%s)
-# -g1: file:line in reports without full debug info. -O0, except the CPU backends' libraries
-# at -O1, the optimisation the sanitizers' documentation suggests (optimize_backends.cmake):
-# the tests and the CLI compile three times faster. _GLIBCXX_ASSERTIONS bounds-checks
+# -g1: file:line in reports without full debug info. -O0, except the CPU backends'
+# libraries and the shared test bodies at -O1, the optimisation the sanitizers'
+# documentation suggests (optimize_run_time.cmake): the rest (the CLI, the other tests)
+# compiles three times faster at -O0. _GLIBCXX_ASSERTIONS bounds-checks
 # std::vector/span/array indexing, which ASan misses inside a vector's capacity.
 # float-cast-overflow: out-of-range float -> integer conversion is UB that GCC's
 # -fsanitize=undefined leaves out (clang's includes it). MPI off: Open MPI's runtime is
@@ -28,7 +29,7 @@ kokkos_built=$(date +%s)
 cmake -S . -B "$build" -G Ninja \
   -DCMAKE_CXX_COMPILER=g++ -DCMAKE_BUILD_TYPE=RelWithDebInfo \
   -DCMAKE_CXX_FLAGS_RELWITHDEBINFO="-O0 -g1" -DCMAKE_CXX_FLAGS="-D_GLIBCXX_ASSERTIONS" \
-  -DCMAKE_PROJECT_INCLUDE="$supp/optimize_backends.cmake" \
+  -DCMAKE_PROJECT_INCLUDE="$supp/optimize_run_time.cmake" \
   -DPREDUCE_SANITIZE=address,undefined,float-cast-overflow -DKokkos_ROOT="$kokkos" -DPREDUCE_ENABLE_KOKKOS=ON \
   -DPREDUCE_ENABLE_CUDA=OFF -DPREDUCE_ENABLE_MPI=OFF -DPREDUCE_BUILD_BENCH=OFF -DPREDUCE_BUILD_TOOLS=ON \
   -DPREDUCE_BUILD_TESTS=ON >"$build.configure.log"
