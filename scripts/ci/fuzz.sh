@@ -4,7 +4,8 @@
 # inputs of the repository, which are read but never written (new inputs go to a
 # temporary directory). Fails on any finding: a crash, a sanitizer report, a timeout,
 # running out of memory, or a disagreement between backends (the body aborts).
-#   scripts/ci/fuzz.sh [build-dir]     (default build-fuzz)
+#   scripts/ci/fuzz.sh [build-dir]     (default build-fuzz; a build configured with
+#                                       PREDUCE_BUILD_FUZZ=ON is used as it is)
 #   FUZZ_SECONDS=40 CLI_FUZZ_SECONDS=15  time per fuzzer (reduce / each CLI reader)
 set -euo pipefail
 cd "$(dirname "$0")/../.."
@@ -13,14 +14,20 @@ reduce_seconds=${FUZZ_SECONDS:-40}
 cli_seconds=${CLI_FUZZ_SECONDS:-15}
 
 start=$(date +%s)
-# Tools on only for the CLI's readers (preduce_cli_readers, which fuzz/ fuzzes); only the
-# fuzz targets are built. fuzzer-no-link: libFuzzer's coverage instrumentation in every target, so the
-# fuzzer steers by preduce's own branches, not just the fuzz body's.
-cmake -S . -B "$build" -G Ninja \
-  -DCMAKE_CXX_COMPILER=clang++ -DCMAKE_BUILD_TYPE=RelWithDebInfo -DCMAKE_CXX_FLAGS_RELWITHDEBINFO="-O1 -g1" \
-  -DPREDUCE_SANITIZE=address,undefined,fuzzer-no-link -DPREDUCE_BUILD_FUZZ=ON \
-  -DPREDUCE_ENABLE_CUDA=OFF -DPREDUCE_ENABLE_MPI=OFF \
-  -DPREDUCE_BUILD_TESTS=OFF -DPREDUCE_BUILD_BENCH=OFF -DPREDUCE_BUILD_TOOLS=ON -DPREDUCE_INSTALL=OFF
+if grep -qs '^PREDUCE_BUILD_FUZZ:BOOL=ON' "$build/CMakeCache.txt"; then
+  # A build that already has the fuzz targets (scripts/ci/sanitize.sh's, which CI passes):
+  # fuzz in it as it is configured.
+  echo "fuzz: the fuzz targets of $build as configured there"
+else
+  # Tools on only for the CLI's readers (preduce_cli_readers, which fuzz/ fuzzes); only the
+  # fuzz targets are built. fuzzer-no-link: libFuzzer's coverage instrumentation in every
+  # target, so the fuzzer steers by preduce's own branches, not just the fuzz body's.
+  cmake -S . -B "$build" -G Ninja \
+    -DCMAKE_CXX_COMPILER=clang++ -DCMAKE_BUILD_TYPE=RelWithDebInfo -DCMAKE_CXX_FLAGS_RELWITHDEBINFO="-O1 -g1" \
+    -DPREDUCE_SANITIZE=address,undefined,fuzzer-no-link -DPREDUCE_BUILD_FUZZ=ON \
+    -DPREDUCE_ENABLE_CUDA=OFF -DPREDUCE_ENABLE_MPI=OFF \
+    -DPREDUCE_BUILD_TESTS=OFF -DPREDUCE_BUILD_BENCH=OFF -DPREDUCE_BUILD_TOOLS=ON -DPREDUCE_INSTALL=OFF
+fi
 cmake --build "$build" -j2 --target preduce_fuzz_reduce preduce_fuzz_npy preduce_fuzz_text
 built=$(date +%s)
 

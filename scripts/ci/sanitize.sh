@@ -1,36 +1,40 @@
 #!/usr/bin/env bash
 # CI: the CPU-only build under AddressSanitizer (with LeakSanitizer) and
-# UndefinedBehaviorSanitizer, g++, and the test suite without the `large` label. Its kokkos
+# UndefinedBehaviorSanitizer, clang++, and the test suite without the `large` label. Its kokkos
 # backend is built against Kokkos 4 with the OpenMP space, from the project's third-party
-# snapshot (scripts/kokkos/build.sh), so the same run checks the kokkos backend on a
-# parallel Kokkos 4 space (the README's build uses Debian's Kokkos 3.4.1, Serial only).
+# snapshot (scripts/kokkos/build.sh, with clang++ too, so that one OpenMP runtime serves the
+# process), so the same run checks the kokkos backend on a parallel Kokkos 4 space (the
+# README's build uses Debian's Kokkos 3.4.1, Serial only). The same build holds the
+# libFuzzer targets, with libFuzzer's coverage instrumentation in every target
+# (fuzzer-no-link): scripts/ci/fuzz.sh then fuzzes in it without building the libraries a
+# third time.
 # Passes only when every test passes AND no sanitizer wrote a report: a report fails its
 # process and goes to a log file (printed at the end), so a report from a child process
 # whose exit status a test does not look at (a CLI test expecting "some error") still
 # fails this script.
-#   scripts/ci/sanitize.sh [build-dir]      (default build-san)
+#   scripts/ci/sanitize.sh [build-dir]      (default build-san; relative to the repository)
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 build=${1:-build-san}
 supp="$PWD/scripts/ci"
 
 start=$(date +%s)
-kokkos=$(scripts/kokkos/build.sh "$(scripts/kokkos/build.sh --find-tarball)" "$PWD/$build-kokkos4-openmp" openmp)
+kokkos=$(CXX=clang++ scripts/kokkos/build.sh "$(scripts/kokkos/build.sh --find-tarball)" "$PWD/$build-kokkos4-openmp" openmp)
 kokkos_built=$(date +%s)
 # -g1: file:line in reports without full debug info. -O0, except the CPU backends'
-# libraries and the shared test bodies at -O1, the optimisation the sanitizers'
-# documentation suggests (optimize_run_time.cmake): the rest (the CLI, the other tests)
-# compiles three times faster at -O0. _GLIBCXX_ASSERTIONS bounds-checks
-# std::vector/span/array indexing, which ASan misses inside a vector's capacity.
-# float-cast-overflow: out-of-range float -> integer conversion is UB that GCC's
-# -fsanitize=undefined leaves out (clang's includes it). MPI off: Open MPI's runtime is
-# not instrumented and keeps memory past MPI_Finalize that LeakSanitizer reports, and
-# mpirun's ranks would crowd 2 cores.
+# libraries, the shared test bodies and what the fuzzers run at -O1, the optimisation the
+# sanitizers' documentation suggests (optimize_run_time.cmake): the rest (the CLI, the other
+# tests) compiles three times faster at -O0. _GLIBCXX_ASSERTIONS bounds-checks
+# std::vector/span/array indexing, which ASan misses inside a vector's capacity. Clang's
+# `undefined` includes float-cast-overflow (out-of-range float -> integer conversion).
+# MPI off: Open MPI's runtime is not instrumented and keeps memory past MPI_Finalize that
+# LeakSanitizer reports, and mpirun's ranks would crowd 2 cores.
 cmake -S . -B "$build" -G Ninja \
-  -DCMAKE_CXX_COMPILER=g++ -DCMAKE_BUILD_TYPE=RelWithDebInfo \
+  -DCMAKE_CXX_COMPILER=clang++ -DCMAKE_BUILD_TYPE=RelWithDebInfo \
   -DCMAKE_CXX_FLAGS_RELWITHDEBINFO="-O0 -g1" -DCMAKE_CXX_FLAGS="-D_GLIBCXX_ASSERTIONS" \
   -DCMAKE_PROJECT_INCLUDE="$supp/optimize_run_time.cmake" \
-  -DPREDUCE_SANITIZE=address,undefined,float-cast-overflow -DKokkos_ROOT="$kokkos" -DPREDUCE_ENABLE_KOKKOS=ON \
+  -DPREDUCE_SANITIZE=address,undefined,fuzzer-no-link -DPREDUCE_BUILD_FUZZ=ON \
+  -DKokkos_ROOT="$kokkos" -DPREDUCE_ENABLE_KOKKOS=ON \
   -DPREDUCE_ENABLE_CUDA=OFF -DPREDUCE_ENABLE_MPI=OFF -DPREDUCE_BUILD_BENCH=OFF -DPREDUCE_BUILD_TOOLS=ON \
   -DPREDUCE_BUILD_TESTS=ON >"$build.configure.log"
 grep -E "Kokkos 4\.[0-9.]+ \(.*OPENMP.*\)" "$build.configure.log" ||

@@ -13,6 +13,9 @@
 #            first: the two runtime calls whose signatures CUDA 13 changed, and nvcc_wrapper's
 #            default architecture (sm_70, which CUDA 13 dropped) set to sm_90.
 #
+# The C++ compiler is CMake's choice ($CXX when set, as scripts/ci/sanitize.sh sets it to
+# clang++); a prefix is reused only when it was built by the same $CXX.
+#
 # Built without Kokkos 4's deprecated API (Kokkos_ENABLE_DEPRECATED_CODE_4=OFF, which Kokkos
 # 5 removes), so that code built against the prefix needs none of it.
 #
@@ -58,7 +61,7 @@ mkdir -p "$prefix"
 prefix=$(cd "$prefix" && pwd)
 
 stamp="$prefix/.preduce-kokkos-build"
-want="$(basename "$tarball") $(stat -c %s "$tarball") $space no-deprecated-4"
+want="$(basename "$tarball") $(stat -c %s "$tarball") $space ${CXX:-c++} no-deprecated-4"
 if [ -f "$stamp" ] && [ "$(cat "$stamp")" = "$want" ]; then
   echo "kokkos/build.sh: $prefix already holds $want" >&2
   echo "$prefix"
