@@ -461,11 +461,12 @@ struct widened_half_round {
 };
 
 // Sums of 8- and 16-bit integers in fewer instructions a byte than the widening lanes of
-// lane_fold (two vCPUs may share one physical core, where that decides the speed): bytes
-// with vpsadbw, which adds 8 unsigned bytes into a 64-bit lane (signed ones offset by 128,
-// taken off at the end); 16-bit integers with vpmaddwd by ones, which adds pairs into 32-bit
-// lanes (unsigned ones offset by 32768), moved into 64-bit lanes every 2^14 rounds, before
-// any can overflow. Exact: the wrapped 64-bit sum, as every other integer sum.
+// lane_fold (two vCPUs may share one physical core, where that decides the speed): unsigned
+// bytes with vpsadbw, which adds 8 of them into a 64-bit lane; signed bytes with vpmaddubsw
+// by ones, which adds pairs into 16-bit lanes; 16-bit integers with vpmaddwd by ones, which
+// adds pairs into 32-bit lanes (unsigned ones offset by 32768). Narrow lanes move into
+// 64-bit lanes before any can overflow. Exact: the wrapped 64-bit sum, as every other
+// integer sum.
 __attribute__((target("avx2"))) inline std::uint64_t sum_lanes(__m256i v) noexcept {
     alignas(32) std::uint64_t l[4];
     _mm256_store_si256(reinterpret_cast<__m256i*>(l), v);
