@@ -473,6 +473,12 @@ __attribute__((target("avx2"))) inline std::uint64_t sum_lanes(__m256i v) noexce
     return l[0] + l[1] + l[2] + l[3];
 }
 
+// acc (four 64-bit lanes) plus the eight signed 32-bit lanes of s, widened.
+__attribute__((target("avx2"))) inline __m256i add_widened(__m256i acc, __m256i s) noexcept {
+    return _mm256_add_epi64(acc, _mm256_add_epi64(_mm256_cvtepi32_epi64(_mm256_castsi256_si128(s)),
+                                                  _mm256_cvtepi32_epi64(_mm256_extracti128_si256(s, 1))));
+}
+
 // 32 bytes of elements, offset to what the sum instruction takes: unsigned 16-bit integers
 // to signed.
 template <class T>
@@ -505,10 +511,8 @@ __attribute__((target("avx2"))) std::uint64_t narrow_int_sum_avx2(const T* data,
                 s2 = _mm256_add_epi16(s2, _mm256_maddubs_epi16(ones8, offset_load(data + i + 64)));
                 s3 = _mm256_add_epi16(s3, _mm256_maddubs_epi16(ones8, offset_load(data + i + 96)));
             }
-            const __m256i s = _mm256_add_epi32(_mm256_add_epi32(_mm256_madd_epi16(s0, ones16), _mm256_madd_epi16(s1, ones16)),
-                                               _mm256_add_epi32(_mm256_madd_epi16(s2, ones16), _mm256_madd_epi16(s3, ones16)));
-            t0 = _mm256_add_epi64(t0, _mm256_cvtepi32_epi64(_mm256_castsi256_si128(s)));
-            t1 = _mm256_add_epi64(t1, _mm256_cvtepi32_epi64(_mm256_extracti128_si256(s, 1)));
+            t0 = add_widened(t0, _mm256_add_epi32(_mm256_madd_epi16(s0, ones16), _mm256_madd_epi16(s1, ones16)));
+            t1 = add_widened(t1, _mm256_add_epi32(_mm256_madd_epi16(s2, ones16), _mm256_madd_epi16(s3, ones16)));
         }
     } else if constexpr (sizeof(T) == 1) {
         for (; end - i >= per; i += per) {
@@ -524,10 +528,8 @@ __attribute__((target("avx2"))) std::uint64_t narrow_int_sum_avx2(const T* data,
                 s0 = _mm256_add_epi32(s0, _mm256_madd_epi16(offset_load(data + i), ones));
                 s1 = _mm256_add_epi32(s1, _mm256_madd_epi16(offset_load(data + i + 16), ones));
             }
-            t0 = _mm256_add_epi64(t0, _mm256_add_epi64(_mm256_cvtepi32_epi64(_mm256_castsi256_si128(s0)),
-                                                       _mm256_cvtepi32_epi64(_mm256_extracti128_si256(s0, 1))));
-            t1 = _mm256_add_epi64(t1, _mm256_add_epi64(_mm256_cvtepi32_epi64(_mm256_castsi256_si128(s1)),
-                                                       _mm256_cvtepi32_epi64(_mm256_extracti128_si256(s1, 1))));
+            t0 = add_widened(t0, s0);
+            t1 = add_widened(t1, s1);
         }
     }
     std::uint64_t total = sum_lanes(_mm256_add_epi64(t0, t1));
