@@ -14,7 +14,9 @@ Sections, each printed when the run has its rows:
     the best backend, auto / best, and whether auto is the slowest;
   - the price of determinism (precision/... rows, both benchmarks): per op, type and n,
     fast time / deterministic time and fast time / compensated time, against the goal of
-    issue 16 (>= 0.95 and >= 0.92).
+    issue 16 (>= 0.95 and >= 0.92);
+  - the fixed order's block-pass forms (forms/... rows, GPU): per precision, type and n,
+    fast time / each form's time, the chosen form's through the front end.
 """
 import argparse
 import json
@@ -31,7 +33,7 @@ def load(path):
     rows, from_aggregate = {}, set()
     for b in data["benchmarks"]:
         name = b.get("run_name", b["name"]).split("/iterations:")[0].replace("/manual_time", "")
-        interleaved = {"automatic": "grid", "precision": "precision"}
+        interleaved = {"automatic": "grid", "precision": "precision", "forms": "forms"}
         kind = name.split("/", 1)[0]
         if kind in interleaved and (b.get("run_type") != "aggregate" or b.get("aggregate_name") == "median"):
             rest = name.split("/", 1)[1]
@@ -190,6 +192,26 @@ def precision(rows):
     print(f"\n{misses} ratios miss the goal.")
 
 
+def forms(rows):
+    # forms/<candidate>/<precision>/sum/<type>/<n> -> (precision, type, n) -> {candidate: us}
+    table = defaultdict(dict)
+    for name, us in rows.items():
+        p = name.split("/")
+        if p[0] == "forms":
+            table[(p[2], p[4], int(p[5]))][p[1]] = us
+    if not table:
+        return
+    names = ["chosen", "staged", "bulk", "one_lane", "vector"]
+    print("\n## The fixed order's block-pass forms: fast time / each form's time (sum)\n")
+    print("`chosen` goes through the front end, as `fast` does; the forms are launched directly.\n")
+    print("| precision | type | n | fast us | " + " | ".join(names) + " |")
+    print("| --- | --- | --- | --- | " + " | ".join("---" for _ in names) + " |")
+    for key in sorted(table):
+        t = table[key]
+        cells = [f"{t['fast'] / t[k]:.3f}" if k in t else "" for k in names]
+        print(f"| {key[0]} | {key[1]} | {log2(key[2])} | {t['fast']:.1f} | " + " | ".join(cells) + " |")
+
+
 def plot(rows, out):
     import matplotlib
 
@@ -236,6 +258,7 @@ def main():
     per_backend(rows)
     automatic(rows)
     precision(rows)
+    forms(rows)
     if a.plot:
         plot(rows, a.plot)
 

@@ -13,6 +13,8 @@
 //                                              (counters <backend>_us; register_automatic_grid)
 //   precision/<op>/<type>/<n>                  fast, deterministic and compensated, interleaved
 //                                              (counters <precision>_us; register_precision)
+//   forms/<precision>/sum/<type>/<n>           the fixed order's block-pass forms, interleaved
+//                                              (counters <form>_us; register_forms_grid)
 //   kokkos/<op>/float32/<n>/device             with a CUDA-enabled Kokkos: cuda, kokkos, Kokkos'
 //                                              own parallel_reduce and CUB, interleaved
 //                                              (counters <candidate>_us; register_kokkos)
@@ -35,6 +37,8 @@
 #include <string_view>
 #include <thrust/iterator/counting_iterator.h>
 #include <tuple>
+#include <type_traits>
+#include <utility>
 #include <vector>
 
 #include "gpu_inputs.cuh"
@@ -352,6 +356,56 @@ void register_precision_grid() {
         }
 }
 
+// The forms of the fixed order's block pass (grid/fixed_order.cuh) side by side, for tuning
+// which one enqueue_reduce chooses: the fast sum and the chosen form through the front end,
+// then each form forced (fixed::enqueue_reduce with the result in pinned memory, as the
+// front end leaves it, and a stream synchronize), timed in turn in one row (counters
+// <candidate>_us): forms/<precision>/sum/<type>/<n>, n = 2^20 .. 2^28. The compensated sums
+// have no bulk form.
+template <class T>
+void register_forms_grid() {
+    using call_t = std::function<void(std::size_t)>;
+    namespace fixed = preduce::cuda::detail::fixed;
+    for (preduce::precision p : {preduce::precision::deterministic, preduce::precision::compensated})
+        for (int e = 20; e <= 28; e += 2) {
+            const std::size_t n = std::size_t{1} << e;
+            const std::string name = std::string("forms/") + preduce::name(p) + "/sum/" +
+                                     preduce::detail::type_name<T>() + "/" + std::to_string(n);
+            std::vector<std::pair<const char*, fixed::block_pass>> forms = {{"staged", fixed::block_pass::staged},
+                                                                            {"one_lane", fixed::block_pass::one_lane},
+                                                                            {"vector", fixed::block_pass::vector}};
+            if (p == preduce::precision::deterministic) forms.push_back({"bulk", fixed::block_pass::bulk});
+            benchmark::RegisterBenchmark(name.c_str(), [=](benchmark::State& st) {
+                static T* slot = nullptr;  // pinned, as the front end's result slot
+                if (slot == nullptr) check(cudaMallocHost(&slot, sizeof(T)), "cudaMallocHost");
+                std::vector<preduce_bench::candidate<call_t>> c;
+                for (preduce::precision q : {preduce::precision::fast, p})
+                    c.push_back({q == preduce::precision::fast ? "fast" : "chosen", [=](std::size_t it) {
+                                     benchmark::DoNotOptimize(preduce::reduce(preduce::backend::cuda, window<T>(n, it),
+                                                                              n, preduce::sum, {.precision = q}));
+                                 }});
+                for (const auto& [form_name, form] : forms)
+                    c.push_back({form_name, [=](std::size_t it) {
+                                     const auto run = [&](auto order) {
+                                         fixed::enqueue_reduce<decltype(order)::value>(
+                                             preduce::sum_reducer<T>{}, window<T>(n, it), n, slot, cudaStreamPerThread,
+                                             0, form);
+                                     };
+                                     if (p == preduce::precision::deterministic)
+                                         run(std::integral_constant<preduce::precision, preduce::precision::deterministic>{});
+                                     else
+                                         run(std::integral_constant<preduce::precision, preduce::precision::compensated>{});
+                                     check(cudaStreamSynchronize(cudaStreamPerThread), "cudaStreamSynchronize");
+                                     benchmark::DoNotOptimize(*slot);
+                                 }});
+                preduce_bench::time_interleaved(st, n * sizeof(T), c);
+            })
+                ->UseManualTime()
+                ->Iterations(preduce_bench::calls_within(6 * seconds_per_call(n * sizeof(T), where::device), 1.0))
+                ->Unit(benchmark::kMicrosecond);
+        }
+}
+
 #if PREDUCE_BENCH_KOKKOS_CUDA
 // The kokkos backend on a CUDA-enabled Kokkos beside the cuda backend, CUB + a copy of the
 // result, and Kokkos' own parallel_reduce with Kokkos::Sum / Kokkos::Max (plain_kokkos.cpp),
@@ -401,6 +455,8 @@ void register_kokkos() {
 void register_precision() {
     register_precision_grid<float>();
     register_precision_grid<double>();
+    register_forms_grid<float>();
+    register_forms_grid<double>();
 }
 
 void register_latency() {

@@ -133,7 +133,8 @@ void fixed_case(const R& r, preduce::source_t<R> host, preduce::source_t<R> devi
     Result* d_out = nullptr;
     cudaMalloc(&d_out, sizeof(Result));
     // Every form of the block pass (one lane per thread, the vector lanes where R's elements
-    // pack into vectors, the bulk copies on sm_90), whatever their size would choose.
+    // pack into vectors, the bulk copies on sm_90, a CTA per block), whatever their size would
+    // choose.
     // Before each, a reduction of other values through the same workspace: a value the
     // checked launch counted but did not store would then show as wrong bits.
     using preduce::cuda::detail::fixed::block_pass;
@@ -147,6 +148,18 @@ void fixed_case(const R& r, preduce::source_t<R> host, preduce::source_t<R> devi
             INFO("grid " << grid << ", form " << static_cast<int>(form));
             CHECK(same_bits<R>(to_host(d_out), want));
         }
+    // A CTA per block (the staged form), in as many waves as n needs, and its in-launch tree.
+    for (const std::size_t offset : {std::size_t{0}, std::size_t{1}}) {
+        if (n <= offset) continue;
+        if (n > 1)
+            preduce::cuda::detail::fixed::enqueue_reduce<P>(r, device + 1, n - 1, d_out, cudaStreamPerThread, 7,
+                                                            block_pass::one_lane);
+        preduce::cuda::detail::fixed::enqueue_reduce<P>(r, device + offset, n - offset, d_out, cudaStreamPerThread, 0,
+                                                        block_pass::staged);
+        cudaStreamSynchronize(cudaStreamPerThread);
+        INFO("staged form, " << offset << " element(s) in");
+        CHECK(same_bits<R>(to_host(d_out), offset == 0 ? want : preduce::detail::det::reduce_serial<P>(r, host + 1, n - 1)));
+    }
     // An input one element off its vectors' (and bulk copies') alignment takes the one-lane
     // form, same bits.
     if (n > 1) {

@@ -1,0 +1,240 @@
+#pragma once
+// The fixed order's block tree on the GPU (preduce/detail/fixed_order/order.hpp, step 4) and
+// the lane tree (step 3): the shapes of the fixed-order kernels, the lanes' shuffle tree, the
+// tree of up to a group of values in one CTA, the in-launch tree that the block passes end
+// with (count_and_fold), and fixed_tree, the tree in launches of its own.
+#include <cuda_runtime_api.h>
+
+#include <cstddef>
+#include <cstring>
+
+#include "preduce/cuda/grid/kernels.cuh"
+#include "preduce/detail/fixed_order/order.hpp"
+#include "preduce/precision.hpp"
+
+namespace preduce::cuda::detail::fixed {
+
+namespace det = ::preduce::detail::det;
+
+inline constexpr int block_threads = 256;                      // 8 warps, 8 blocks of data in flight per CTA
+inline constexpr int warps_per_cta = block_threads / 32;
+inline constexpr int loads_in_flight = 16;                     // per lane, issued before the first add
+inline constexpr int tree_threads = 1024;
+// Values one CTA of fixed_tree folds: 32 KiB of shared memory (8192 floats, 2048 double
+// pairs), so one tree launch covers up to 2^25 float elements.
+template <class V>
+inline constexpr std::size_t tree_group = (std::size_t{32} << 10) / sizeof(V);
+// Values one CTA of fixed_blocks or fixed_blocks_staged folds in 16 KiB of shared memory
+// (4096 floats, 2048 doubles, 1024 compensated pairs): a group of fixed_blocks' in-launch
+// block tree, or the whole tree of the staged kernel's blocks. A tree of up to that many
+// blocks is one fold.
+template <class V>
+inline constexpr std::size_t fold_group = (std::size_t{16} << 10) / sizeof(V);
+static_assert(det::lanes == 32 && det::block % (32 * loads_in_flight) == 0);
+
+template <precision P, class A>
+__device__ __forceinline__ det::value_t<P, A> shfl_down(const det::value_t<P, A>& v, unsigned w) {
+    if constexpr (P == precision::compensated)
+        return {__shfl_down_sync(0xffffffffu, v.s, w), __shfl_down_sync(0xffffffffu, v.c, w)};
+    else
+        return __shfl_down_sync(0xffffffffu, v, w);
+}
+
+// The lanes' tree of one block, in the warp: w = 16, 8, ..., 1, each lane's own value on
+// the left. Lane 0 ends with the block value.
+template <precision P, class A>
+__device__ __forceinline__ det::value_t<P, A> lane_tree(det::value_t<P, A> acc) {
+#pragma unroll
+    for (unsigned w = 16; w > 0; w /= 2) {
+        const det::value_t<P, A> other = shfl_down<P, A>(acc, w);
+        acc = det::merge<P, A>(acc, other);
+    }
+    return acc;
+}
+
+// The subtree of the chunk s[first, first + c) (c values in 16 bytes, aligned): its merges
+// inside the chunk, of the values below count.
+template <precision P, class A, std::size_t c>
+__device__ __forceinline__ det::value_t<P, A> chunk_tree(const det::value_t<P, A>* s, std::size_t first,
+                                                        std::size_t count) {
+    using V = det::value_t<P, A>;
+    V x[c];
+    if (first + c <= count) {  // one 16-byte read
+        const uint4 w = *reinterpret_cast<const uint4*>(s + first);
+        memcpy(x, &w, sizeof(x));
+    } else {
+#pragma unroll
+        for (std::size_t u = 0; u < c; ++u) x[u] = first + u < count ? s[first + u] : V{};
+    }
+#pragma unroll
+    for (std::size_t w = 1; w < c; w *= 2)
+#pragma unroll
+        for (std::size_t u = 0; u < c; u += 2 * w)
+            if (first + u + w < count) x[u] = det::merge<P, A>(x[u], x[u + w]);
+    return x[0];
+}
+
+// Lanes with a node each, the node of lane l covering values [(base + l) * span, ...): the
+// levels above them, by shuffles, left value on the left; lane 0 ends with their subtree.
+template <precision P, class A>
+__device__ __forceinline__ det::value_t<P, A> lanes_tree(det::value_t<P, A> acc, std::size_t base, std::size_t span,
+                                                        std::size_t count) {
+    const unsigned lane = threadIdx.x % 32;
+#pragma unroll
+    for (unsigned w = 1; w < 32; w *= 2) {
+        const det::value_t<P, A> right = shfl_down<P, A>(acc, w);
+        if (lane % (2 * w) == 0 && (base + lane + w) * span < count) acc = det::merge<P, A>(acc, right);
+    }
+    return acc;
+}
+
+// det::block_tree of s[0, count) in shared memory (count <= G, s aligned to 16 bytes), by all
+// Threads threads of the CTA; thread 0 returns the tree's value. The tree's nodes are
+// aligned subtrees (node i at level L covers [i*2^L, (i+1)*2^L) of [0, count); a node whose
+// right half is empty is its left half), so the work splits along them without changing a
+// single addition: thread t folds the subtree of its run s[t*q, (t+1)*q) (q = G / Threads),
+// 16 bytes of it at a time and two such chunks a step (few registers: the block passes
+// that end with this tree keep their occupancy), the lanes of a warp merge the runs by
+// shuffles, and warp 0 merges the warps'. Two barriers in all, where a level at a time
+// through shared memory took two per level.
+template <precision P, class A, int Threads, std::size_t G>
+__device__ __forceinline__ det::value_t<P, A> tree_in_shared(const det::value_t<P, A>* s, std::size_t count) {
+    using V = det::value_t<P, A>;
+    constexpr std::size_t q = G / Threads;            // a thread's run
+    constexpr std::size_t c = 16 / sizeof(V);         // values of a chunk
+    constexpr std::size_t steps = q / (2 * c);        // two chunks a step
+    constexpr int warps = Threads / 32;
+    static_assert(16 % sizeof(V) == 0 && (G & (G - 1)) == 0 && q * Threads == G && steps >= 1 && steps * 2 * c == q,
+                  "runs of whole chunk pairs, aligned subtrees: powers of two");
+    static_assert(Threads % 32 == 0 && warps <= 32 && (warps & (warps - 1)) == 0);
+    __shared__ V warp_value[warps];
+    const unsigned lane = threadIdx.x % 32, warp = threadIdx.x / 32;
+    const std::size_t run = static_cast<std::size_t>(threadIdx.x) * q;
+    __syncthreads();  // s is written
+    V acc{};
+#pragma unroll 1
+    for (std::size_t k = 0; k < steps; ++k) {
+        const std::size_t first = run + k * 2 * c;
+        if (first >= count) break;
+        V pair = chunk_tree<P, A, c>(s, first, count);
+        const V right = chunk_tree<P, A, c>(s, first + c, count);
+        if (first + c < count) pair = det::merge<P, A>(pair, right);
+        // The steps' values: two at most in the runs used here, merged as they come.
+        acc = k == 0 ? pair : det::merge<P, A>(acc, pair);
+    }
+    static_assert(steps <= 2, "more steps than two need a tree of their values, not a chain");
+    acc = lanes_tree<P, A>(acc, static_cast<std::size_t>(warp) * 32, q, count);
+    if constexpr (warps > 1) {
+        if (lane == 0) warp_value[warp] = acc;
+        __syncthreads();
+        if (warp == 0) acc = lanes_tree<P, A>(lane < warps ? warp_value[lane] : V{}, 0, 32 * q, count);
+    }
+    return acc;
+}
+
+// The block tree of the count <= fold_group values *at(i), which other CTAs of this launch
+// stored (read past L1), folded in the CTA's shared memory s by every thread of the CTA;
+// thread 0 returns it.
+template <precision P, class A, class At>
+__device__ __forceinline__ det::value_t<P, A> fold_in_shared(det::value_t<P, A>* s, At at, std::size_t count) {
+    for (std::size_t i = threadIdx.x; i < count; i += block_threads) s[i] = load_from_l2(at(i));
+    return tree_in_shared<P, A, block_threads, fold_group<det::value_t<P, A>>>(s, count);
+}
+
+// Folds group g of v[0, m) (fold_group values each, the last one possibly short) in the
+// CTA's shared memory s, by every thread of the CTA. A single group is the whole tree: its
+// finish(result(sum)) goes to *d_result. Else the group's value goes over v[g * fold_group],
+// and the CTA that folds the last of the groups (counters[0] counts them, and is set back to
+// 0) folds the group values and writes the result.
+template <precision P, class R>
+__device__ __forceinline__ void fold_group_of(const R& r, det::value_t<P, typename R::accumulator_type>* v,
+                                              std::size_t m, std::size_t g, unsigned* counters,
+                                              det::value_t<P, typename R::accumulator_type>* s,
+                                              typename R::result_type* d_result) {
+    using A = typename R::accumulator_type;
+    constexpr std::size_t G = fold_group<det::value_t<P, A>>;
+    __shared__ bool last;
+    const std::size_t groups = (m + G - 1) / G;
+    const std::size_t size = m - g * G < G ? m - g * G : G;
+    const auto value = fold_in_shared<P, A>(s, [&](std::size_t i) { return v + g * G + i; }, size);
+    if (groups == 1) {
+        if (threadIdx.x == 0) store_whole(d_result, r.finish(det::result<P, A>(value)));
+        return;
+    }
+    if (threadIdx.x == 0) {
+        v[g * G] = value;  // the group's first value: read by no one else any more
+        __threadfence();
+        last = atomicAdd(counters, 1u) + 1 == groups;
+        if (last) counters[0] = 0;
+    }
+    __syncthreads();
+    if (!last) return;
+    __threadfence();
+    const auto sum = fold_in_shared<P, A>(s, [&](std::size_t i) { return v + i * G; }, groups);
+    if (threadIdx.x == 0) store_whole(d_result, r.finish(det::result<P, A>(sum)));
+}
+
+// The in-launch block tree, after a CTA of block_threads threads stored the values of its
+// blocks [b0, b1) (stored: whether this thread stored one): the CTA counts them per group of
+// fold_group<V> (counters[1 + g]; the CTA that completes a group sets it back to 0), one
+// group per thread at a time, lists the groups it completes and folds them (fold_group_of)
+// in s, fold_group<V> values of the CTA's shared memory (16-byte aligned). Every thread of
+// the CTA calls it.
+template <precision P, class R>
+__device__ __forceinline__ void count_and_fold(const R& r, det::value_t<P, typename R::accumulator_type>* v,
+                                               std::size_t m, std::size_t b0, std::size_t b1, bool stored,
+                                               unsigned* counters, typename R::result_type* d_result,
+                                               det::value_t<P, typename R::accumulator_type>* s) {
+    using V = det::value_t<P, typename R::accumulator_type>;
+    constexpr std::size_t G = fold_group<V>;
+    __shared__ unsigned done_count;
+    __shared__ std::size_t done[block_threads];
+    if (b0 >= b1) return;
+    if (stored) __threadfence();  // the stores of v are visible to every SM before they are counted
+    const std::size_t g0 = b0 / G, groups_here = (b1 - 1) / G - g0 + 1;
+    for (std::size_t k0 = 0; k0 < groups_here; k0 += block_threads) {
+        if (threadIdx.x == 0) done_count = 0;
+        __syncthreads();  // every store of the CTA (and the last round's folds) before the count
+        const std::size_t g = g0 + k0 + threadIdx.x;
+        if (k0 + threadIdx.x < groups_here) {
+            const std::size_t lo = b0 > g * G ? b0 : g * G, hi = b1 < (g + 1) * G ? b1 : (g + 1) * G;
+            const std::size_t here = hi - lo;
+            const std::size_t size = m - g * G < G ? m - g * G : G;
+            if (atomicAdd(counters + 1 + g, static_cast<unsigned>(here)) + here == size) {
+                counters[1 + g] = 0;  // every value of the group is counted: free for the next launch
+                done[atomicAdd(&done_count, 1u)] = g;
+            }
+        }
+        __syncthreads();
+        const unsigned count = done_count;
+        if (count > 0) __threadfence();
+        for (unsigned j = 0; j < count; ++j) {
+            fold_group_of<P>(r, v, m, done[j], counters, s, d_result);
+            __syncthreads();  // s is free again
+        }
+        __syncthreads();  // every thread has read done_count before the next round clears it
+    }
+}
+
+// Folds each aligned group of tree_group values of in[0, m) into out[group]; with a single
+// group (m <= tree_group<V>) writes finish(result(sum)) to *d_result instead.
+template <precision P, class R>
+__global__ void __launch_bounds__(tree_threads)
+    fixed_tree(R r, const det::value_t<P, typename R::accumulator_type>* __restrict__ in, std::size_t m,
+               det::value_t<P, typename R::accumulator_type>* __restrict__ out,
+               typename R::result_type* __restrict__ d_result) {
+    using A = typename R::accumulator_type;
+    using V = det::value_t<P, A>;
+    constexpr std::size_t G = tree_group<V>;
+    __shared__ alignas(16) V s[G];
+    const std::size_t first = static_cast<std::size_t>(blockIdx.x) * G;
+    const std::size_t count = m - first < G ? m - first : G;
+    for (std::size_t i = threadIdx.x; i < count; i += tree_threads) s[i] = in[first + i];
+    const V sum = tree_in_shared<P, A, tree_threads, G>(s, count);
+    if (threadIdx.x == 0) {
+        if (d_result != nullptr) store_whole(d_result, r.finish(det::result<P, A>(sum)));
+        else out[blockIdx.x] = sum;
+    }
+}
+
+} // namespace preduce::cuda::detail::fixed
