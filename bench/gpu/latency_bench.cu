@@ -360,8 +360,7 @@ void register_precision_grid() {
 // which one enqueue_reduce chooses: the fast sum and the chosen form through the front end,
 // then each form forced (fixed::enqueue_reduce with the result in pinned memory, as the
 // front end leaves it, and a stream synchronize), timed in turn in one row (counters
-// <candidate>_us): forms/<precision>/sum/<type>/<n>, n = 2^20 .. 2^28. The compensated sums
-// have no bulk form.
+// <candidate>_us): forms/<precision>/sum/<type>/<n>, n = 2^20 .. 2^28.
 template <class T>
 void register_forms_grid() {
     using call_t = std::function<void(std::size_t)>;
@@ -371,10 +370,11 @@ void register_forms_grid() {
             const std::size_t n = std::size_t{1} << e;
             const std::string name = std::string("forms/") + preduce::name(p) + "/sum/" +
                                      preduce::detail::type_name<T>() + "/" + std::to_string(n);
-            std::vector<std::pair<const char*, fixed::block_pass>> forms = {{"staged", fixed::block_pass::staged},
-                                                                            {"one_lane", fixed::block_pass::one_lane},
-                                                                            {"vector", fixed::block_pass::vector}};
-            if (p == preduce::precision::deterministic) forms.push_back({"bulk", fixed::block_pass::bulk});
+            const std::vector<std::pair<const char*, fixed::block_pass>> forms = {
+                {"staged", fixed::block_pass::staged},
+                {"one_lane", fixed::block_pass::one_lane},
+                {"vector", fixed::block_pass::vector},
+                {"bulk", fixed::block_pass::bulk}};
             benchmark::RegisterBenchmark(name.c_str(), [=](benchmark::State& st) {
                 static T* slot = nullptr;  // pinned, as the front end's result slot
                 if (slot == nullptr) check(cudaMallocHost(&slot, sizeof(T)), "cudaMallocHost");

@@ -22,7 +22,7 @@
 //  - fixed_tree: the block tree in launches of its own, one CTA per aligned group of
 //    tree_group<V> values in shared memory, for block values computed in parts (host
 //    staging, several GPUs).
-//  - fixed_blocks_bulk (sm_90 and later, the deterministic sums): the one-lane form's blocks
+//  - fixed_blocks_bulk (sm_90 and later, 16-byte aligned arrays): the one-lane form's blocks
 //    and adds, its warps streaming their blocks through shared memory by bulk copies.
 //  - With no more blocks than one wave of CTAs, fixed_blocks_staged gives each block a CTA
 //    whose eight warps load it (whole, or half of it at a time for doubles) while warp 0
@@ -103,11 +103,10 @@ int lanes_for(source_t<R> src, std::size_t n, block_pass form) {
 }
 
 // CTAs of a fixed_blocks_bulk wave over src (bulk_wave), 0 where it does not read src. It
-// reads it for the deterministic sums (the compensated ones ran no faster in it, so it is
-// not compiled for them), chosen or asked for, where R's arrays stream in its chunks, each
-// is 16-byte aligned (what a bulk copy needs), and the device runs it.
+// reads it chosen or asked for, where R's arrays stream in its chunks, each is 16-byte
+// aligned (what a bulk copy needs), and the device runs it.
 template <precision P, class R>
-inline constexpr bool bulk_compiled_v = P == precision::deterministic && bulk_shape_v<R>;
+inline constexpr bool bulk_compiled_v = bulk_shape_v<R>;
 template <precision P, class R>
 int bulk_ctas(source_t<R> src, block_pass form, const void* kernel) {
     if constexpr (!bulk_compiled_v<P, R>) {
@@ -246,10 +245,10 @@ void enqueue_groups(const R& r, const det::value_t<P, typename R::accumulator_ty
 
 // The whole fixed-order reduction of device-accessible src[0, n) (n >= 1) into *d_result
 // (any memory the GPU can write): fixed_blocks_staged while the blocks fit one wave of its
-// CTAs (and, where the bulk pass runs, are at most two for each of its CTAs), else the block pass (launch_blocks) with the block tree in the same launch, or for
-// more than in_launch_max<V>() blocks the block values and then the tree's launches.
-// grid > 0: the block pass with that many CTAs; form: its form (block_pass). Neither
-// changes the values.
+// CTAs (and, where the bulk pass runs, are at most two for each of its CTAs), else the
+// block pass (launch_blocks) with the block tree in the same launch, or for more than
+// in_launch_max<V>() blocks the block values and then the tree's launches. grid > 0: the
+// block pass with that many CTAs; form: its form (block_pass). Neither changes the values.
 template <precision P, class R>
 void enqueue_reduce(const R& r, source_t<R> src, std::size_t n, typename R::result_type* d_result,
                     cudaStream_t stream, int grid = 0, block_pass form = block_pass::choose) {
