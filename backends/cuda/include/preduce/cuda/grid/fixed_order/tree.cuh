@@ -24,10 +24,9 @@ inline constexpr int tree_threads = 1024;
 // pairs), so one tree launch covers up to 2^25 float elements.
 template <class V>
 inline constexpr std::size_t tree_group = (std::size_t{32} << 10) / sizeof(V);
-// Values one CTA of fixed_blocks or fixed_blocks_staged folds in 16 KiB of shared memory
-// (4096 floats, 2048 doubles, 1024 compensated pairs): a group of fixed_blocks' in-launch
-// block tree, or the whole tree of the staged kernel's blocks. A tree of up to that many
-// blocks is one fold.
+// Values one CTA of a block pass folds in 16 KiB of shared memory (4096 floats, 2048
+// doubles, 1024 compensated pairs): a group of the in-launch block tree that every block
+// pass ends with (count_and_fold). A tree of up to that many blocks is one fold.
 template <class V>
 inline constexpr std::size_t fold_group = (std::size_t{16} << 10) / sizeof(V);
 static_assert(det::lanes == 32 && det::block % (32 * loads_in_flight) == 0);
