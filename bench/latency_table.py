@@ -15,6 +15,7 @@ Sections, each printed when the run has its rows:
   - the price of determinism (precision/... rows, both benchmarks): per op, type and n,
     fast time / deterministic time and fast time / compensated time, against the goal of
     issue 16 (>= 0.95 and >= 0.92);
+  - preduce vs CUB + copy interleaved in one row (latency_pair/... rows, GPU);
   - the fixed order's block-pass forms (forms/... rows, GPU): per precision, type and n,
     fast time / each form's time, the chosen form's through the front end.
 """
@@ -33,7 +34,7 @@ def load(path):
     rows, from_aggregate = {}, set()
     for b in data["benchmarks"]:
         name = b.get("run_name", b["name"]).split("/iterations:")[0].replace("/manual_time", "")
-        interleaved = {"automatic": "grid", "precision": "precision", "forms": "forms"}
+        interleaved = {"automatic": "grid", "precision": "precision", "forms": "forms", "latency_pair": "pair"}
         kind = name.split("/", 1)[0]
         if kind in interleaved and (b.get("run_type") != "aggregate" or b.get("aggregate_name") == "median"):
             rest = name.split("/", 1)[1]
@@ -192,6 +193,33 @@ def precision(rows):
     print(f"\n{misses} ratios miss the goal.")
 
 
+def pairs(rows):
+    # pair/<who>/<op>/<type>/<n>/<where> -> (op, where, n) -> {who: us}
+    table = defaultdict(dict)
+    for name, us in rows.items():
+        p = name.split("/")
+        if p[0] == "pair":
+            table[(p[2], p[5], int(p[4]))][p[1]] = us
+    if not table:
+        return
+    print("\n## preduce vs CUB + cudaMemcpy, interleaved in one row (latency_pair/...)\n")
+    print("Median call of each, timed in turn. Goal: CUB / ours >= 1.25 for n <= 2^20.\n")
+    print("| op | input | n | preduce us | CUB + copy us | CUB / ours | goal |")
+    print("|---|---|---|---|---|---|---|")
+    missed = []
+    for key in sorted(table):
+        t = table[key]
+        if "preduce" not in t or "cub" not in t:
+            continue
+        ratio = t["cub"] / t["preduce"]
+        ok = ratio >= 1.25
+        if not ok:
+            missed.append(f"{key[0]}/{key[1]}/{log2(key[2])} {ratio:.2f}")
+        print(f"| {key[0]} | {key[1]} | {log2(key[2])} | {t['preduce']:.2f} | {t['cub']:.2f} | {ratio:.2f} | "
+              f"{'met' if ok else 'MISSED'} |")
+    print(f"\nmissed: {len(missed)} of the rows" + (": " + ", ".join(missed) if missed else ""))
+
+
 def forms(rows):
     # forms/<candidate>/<precision>/sum/<type>/<n> -> (precision, type, n) -> {candidate: us}
     table = defaultdict(dict)
@@ -258,6 +286,7 @@ def main():
     per_backend(rows)
     automatic(rows)
     precision(rows)
+    pairs(rows)
     forms(rows)
     if a.plot:
         plot(rows, a.plot)

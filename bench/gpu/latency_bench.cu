@@ -9,6 +9,8 @@
 //   latency/preduce_stream/<op>/float32/<n>/device   reduce_async on a stream + synchronize
 //   latency/cub_stream/<op>/float32/<n>/device       CUB on the same kind of stream + synchronize
 //   latency/floor/...                          an empty kernel + synchronize; a 4-byte copy back
+//   latency_pair/<op>/float32/<n>/device       preduce and CUB + copy interleaved in one row, n <= 2^20
+//                                              (counters preduce_us, cub_us; register_interleaved_pair)
 //   automatic/<op>/float32/<n>/pageable|device   every backend and auto, interleaved
 //                                              (counters <backend>_us; register_automatic_grid)
 //   precision/<op>/<type>/<n>                  fast, deterministic and compensated, interleaved
@@ -213,6 +215,38 @@ void register_pair(op o, std::size_t n, where w) {
         check(cudaMemcpy(result, (*cub)->out, (*cub)->result_bytes(), cudaMemcpyDeviceToHost), "cudaMemcpy (result)");
         benchmark::DoNotOptimize(result);
     });
+}
+
+// The same two calls as register_pair, timed in turn in one row (time_interleaved:
+// counters preduce_us and cub_us), so the machine's drift between rows does not enter
+// their ratio: latency_pair/<op>/float32/<n>/device.
+void register_interleaved_pair(op o, std::size_t n) {
+    using call_t = std::function<void(std::size_t)>;
+    const std::size_t inputs = o == op::dot ? 2 : 1;
+    const std::size_t bytes = n * sizeof(float) * inputs;
+    const std::string name = std::string("latency_pair/") + op_name(o) + "/float32/" + std::to_string(n) + "/device";
+    benchmark::RegisterBenchmark(name.c_str(), [=](benchmark::State& st) {
+        auto cub = std::make_shared<std::unique_ptr<cub_call>>();
+        std::vector<preduce_bench::candidate<call_t>> c;
+        c.push_back({"preduce", [=](std::size_t it) {
+                         benchmark::DoNotOptimize(
+                             preduce_call(o, input(where::device, n, it), input(where::device, n, it, 1), n));
+                     }});
+        c.push_back({"cub", [=](std::size_t it) {
+                         const float* x = input(where::device, n, it);
+                         const float* y = input(where::device, n, it, 1);
+                         if (!*cub) *cub = std::make_unique<cub_call>(o, n, x, y);
+                         check((*cub)->run(x, y, cudaStreamPerThread), "cub");
+                         char result[32];
+                         check(cudaMemcpy(result, (*cub)->out, (*cub)->result_bytes(), cudaMemcpyDeviceToHost),
+                               "cudaMemcpy (result)");
+                         benchmark::DoNotOptimize(result);
+                     }});
+        preduce_bench::time_interleaved(st, bytes, c);
+    })
+        ->UseManualTime()
+        ->Iterations(preduce_bench::calls_within(2 * seconds_per_call(bytes, where::device)))
+        ->Unit(benchmark::kMicrosecond);
 }
 
 // reduce_async on a stream of the caller's, then cudaStreamSynchronize, against CUB on the
@@ -466,6 +500,10 @@ void register_latency() {
     for (op o : {op::sum, op::max, op::argmin, op::sumsq, op::dot, op::minmax, op::sum_det})
         for (std::size_t n : sizes)
             if (o != op::dot || n <= (std::size_t{1} << 28)) register_pair(o, n, where::device);
+    // The small-n goal's rows, each pair interleaved in one row as well.
+    for (op o : {op::sum, op::sum_det, op::max})
+        for (std::size_t n : sizes)
+            if (n <= (std::size_t{1} << 20)) register_interleaved_pair(o, n);
     // Host-mapped inputs are read over the bus at 2^24 and up: their latency rows stop there.
     for (where w : {where::pinned, where::managed})
         for (op o : {op::sum, op::max, op::argmin, op::sum_det})
