@@ -193,13 +193,20 @@ def precision(rows):
     print(f"\n{misses} ratios miss the goal.")
 
 
-def pairs(rows):
-    # pair/<who>/<op>/<type>/<n>/<where> -> (op, where, n) -> {who: us}
+def interleaved(rows, kind, key):
+    # <kind>/<candidate>/<rest...> -> key(parts) -> {candidate: us}: the rows one
+    # interleaved benchmark row became in load().
     table = defaultdict(dict)
     for name, us in rows.items():
         p = name.split("/")
-        if p[0] == "pair":
-            table[(p[2], p[5], int(p[4]))][p[1]] = us
+        if p[0] == kind:
+            table[key(p)][p[1]] = us
+    return table
+
+
+def pairs(rows):
+    # pair/<who>/<op>/<type>/<n>/<where> -> (op, where, n) -> {who: us}
+    table = interleaved(rows, "pair", lambda p: (p[2], p[5], int(p[4])))
     if not table:
         return
     print("\n## preduce vs CUB + cudaMemcpy, interleaved in one row (latency_pair/...)\n")
@@ -222,11 +229,7 @@ def pairs(rows):
 
 def forms(rows):
     # forms/<candidate>/<precision>/sum/<type>/<n> -> (precision, type, n) -> {candidate: us}
-    table = defaultdict(dict)
-    for name, us in rows.items():
-        p = name.split("/")
-        if p[0] == "forms":
-            table[(p[2], p[4], int(p[5]))][p[1]] = us
+    table = interleaved(rows, "forms", lambda p: (p[2], p[4], int(p[5])))
     if not table:
         return
     names = ["chosen", "staged", "bulk", "one_lane", "vector"]
