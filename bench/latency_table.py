@@ -162,16 +162,20 @@ def automatic(rows):
     print(f"\nworst auto / best over the grid: {worst:.2f}")
 
 
-def precision(rows):
-    # precision/<precision>/[<backend>/]<op>/<type>/<n> -> (backend, op, type, n) -> {precision: us}
+def interleaved(rows, kind, key):
+    # <kind>/<candidate>/<rest...> -> key(parts) -> {candidate: us}: the rows one
+    # interleaved benchmark row became in load().
     table = defaultdict(dict)
     for name, us in rows.items():
         p = name.split("/")
-        if p[0] != "precision":
-            continue
-        who = p[2] if len(p) == 6 else "cuda"
-        op, typ, n = p[-3], p[-2], int(p[-1])
-        table[(who, op, typ, n)][p[1]] = us
+        if p[0] == kind:
+            table[key(p)][p[1]] = us
+    return table
+
+
+def precision(rows):
+    # precision/<precision>/[<backend>/]<op>/<type>/<n> -> (backend, op, type, n) -> {precision: us}
+    table = interleaved(rows, "precision", lambda p: (p[2] if len(p) == 6 else "cuda", p[-3], p[-2], int(p[-1])))
     if not table:
         return
     print("\n## The price of determinism: fast time / deterministic time, fast time / compensated time\n")
@@ -191,17 +195,6 @@ def precision(rows):
         print(f"| {who} | {op} | {typ} | {log2(n)} | {t['fast']:.1f} | {t['deterministic']:.1f} | {d:.3f}{flag_d} | "
               f"{t['compensated']:.1f} | {c:.3f}{flag_c} |")
     print(f"\n{misses} ratios miss the goal.")
-
-
-def interleaved(rows, kind, key):
-    # <kind>/<candidate>/<rest...> -> key(parts) -> {candidate: us}: the rows one
-    # interleaved benchmark row became in load().
-    table = defaultdict(dict)
-    for name, us in rows.items():
-        p = name.split("/")
-        if p[0] == kind:
-            table[key(p)][p[1]] = us
-    return table
 
 
 def pairs(rows):

@@ -198,15 +198,14 @@ struct cub_call {
     }
 };
 
-void register_pair(op o, std::size_t n, where w) {
-    const std::size_t inputs = o == op::dot ? 2 : 1;
-    const std::size_t bytes = n * sizeof(float) * inputs;
-    const std::string tail = std::string("/") + op_name(o) + "/float32/" + std::to_string(n) + "/" + where_name(w);
-    row("latency/preduce" + tail, bytes, w, [=](std::size_t it) {
-        benchmark::DoNotOptimize(preduce_call(o, input(w, n, it), input(w, n, it, 1), n));
-    });
+// One call of preduce's front end and one of CUB + a copy of the result to the host, on
+// the it-th input of n floats at w: the two sides of every latency pair.
+std::function<void(std::size_t)> preduce_side(op o, std::size_t n, where w) {
+    return [=](std::size_t it) { benchmark::DoNotOptimize(preduce_call(o, input(w, n, it), input(w, n, it, 1), n)); };
+}
+std::function<void(std::size_t)> cub_side(op o, std::size_t n, where w) {
     auto cub = std::make_shared<std::unique_ptr<cub_call>>();
-    row("latency/cub" + tail, bytes, w, [=](std::size_t it) {
+    return [=](std::size_t it) {
         const float* x = input(w, n, it);
         const float* y = input(w, n, it, 1);
         if (!*cub) *cub = std::make_unique<cub_call>(o, n, x, y);
@@ -214,7 +213,15 @@ void register_pair(op o, std::size_t n, where w) {
         char result[32];
         check(cudaMemcpy(result, (*cub)->out, (*cub)->result_bytes(), cudaMemcpyDeviceToHost), "cudaMemcpy (result)");
         benchmark::DoNotOptimize(result);
-    });
+    };
+}
+
+void register_pair(op o, std::size_t n, where w) {
+    const std::size_t inputs = o == op::dot ? 2 : 1;
+    const std::size_t bytes = n * sizeof(float) * inputs;
+    const std::string tail = std::string("/") + op_name(o) + "/float32/" + std::to_string(n) + "/" + where_name(w);
+    row("latency/preduce" + tail, bytes, w, preduce_side(o, n, w));
+    row("latency/cub" + tail, bytes, w, cub_side(o, n, w));
 }
 
 // The same two calls as register_pair, timed in turn in one row (time_interleaved:
@@ -226,22 +233,8 @@ void register_interleaved_pair(op o, std::size_t n) {
     const std::size_t bytes = n * sizeof(float) * inputs;
     const std::string name = std::string("latency_pair/") + op_name(o) + "/float32/" + std::to_string(n) + "/device";
     benchmark::RegisterBenchmark(name.c_str(), [=](benchmark::State& st) {
-        auto cub = std::make_shared<std::unique_ptr<cub_call>>();
-        std::vector<preduce_bench::candidate<call_t>> c;
-        c.push_back({"preduce", [=](std::size_t it) {
-                         benchmark::DoNotOptimize(
-                             preduce_call(o, input(where::device, n, it), input(where::device, n, it, 1), n));
-                     }});
-        c.push_back({"cub", [=](std::size_t it) {
-                         const float* x = input(where::device, n, it);
-                         const float* y = input(where::device, n, it, 1);
-                         if (!*cub) *cub = std::make_unique<cub_call>(o, n, x, y);
-                         check((*cub)->run(x, y, cudaStreamPerThread), "cub");
-                         char result[32];
-                         check(cudaMemcpy(result, (*cub)->out, (*cub)->result_bytes(), cudaMemcpyDeviceToHost),
-                               "cudaMemcpy (result)");
-                         benchmark::DoNotOptimize(result);
-                     }});
+        std::vector<preduce_bench::candidate<call_t>> c = {{"preduce", preduce_side(o, n, where::device)},
+                                                           {"cub", cub_side(o, n, where::device)}};
         preduce_bench::time_interleaved(st, bytes, c);
     })
         ->UseManualTime()

@@ -148,22 +148,24 @@ void fixed_case(const R& r, preduce::source_t<R> host, preduce::source_t<R> devi
             INFO("grid " << grid << ", form " << static_cast<int>(form));
             CHECK(same_bits<R>(to_host(d_out), want));
         }
-    // A CTA per block (the staged form), in as many waves as n needs, and its in-launch tree.
+    // A CTA per block (the staged form), in as many waves as n needs, and its in-launch tree,
+    // on the input and on the input one element in; before each, as above, a reduction of
+    // other values (the other of the two) through the same workspace.
+    const Result shifted = n > 1 ? preduce::detail::det::reduce_serial<P>(r, host + 1, n - 1) : want;
     for (const std::size_t offset : {std::size_t{0}, std::size_t{1}}) {
         if (n <= offset) continue;
         if (n > 1)
-            preduce::cuda::detail::fixed::enqueue_reduce<P>(r, device + 1, n - 1, d_out, cudaStreamPerThread, 7,
-                                                            block_pass::one_lane);
+            preduce::cuda::detail::fixed::enqueue_reduce<P>(r, device + (1 - offset), n - (1 - offset), d_out,
+                                                            cudaStreamPerThread, 7, block_pass::one_lane);
         preduce::cuda::detail::fixed::enqueue_reduce<P>(r, device + offset, n - offset, d_out, cudaStreamPerThread, 0,
                                                         block_pass::staged);
         cudaStreamSynchronize(cudaStreamPerThread);
         INFO("staged form, " << offset << " element(s) in");
-        CHECK(same_bits<R>(to_host(d_out), offset == 0 ? want : preduce::detail::det::reduce_serial<P>(r, host + 1, n - 1)));
+        CHECK(same_bits<R>(to_host(d_out), offset == 0 ? want : shifted));
     }
     // An input one element off its vectors' (and bulk copies') alignment takes the one-lane
     // form, same bits.
     if (n > 1) {
-        const Result shifted = preduce::detail::det::reduce_serial<P>(r, host + 1, n - 1);
         for (block_pass form : {block_pass::vector, block_pass::bulk}) {
             preduce::cuda::detail::fixed::enqueue_reduce<P>(r, device + 1, n - 1, d_out, cudaStreamPerThread, 132, form);
             cudaStreamSynchronize(cudaStreamPerThread);

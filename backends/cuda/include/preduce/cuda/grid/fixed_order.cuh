@@ -103,13 +103,11 @@ int lanes_for(source_t<R> src, std::size_t n, block_pass form) {
 }
 
 // CTAs of a fixed_blocks_bulk wave over src (bulk_wave), 0 where it does not read src. It
-// reads it chosen or asked for, where R's arrays stream in its chunks, each is 16-byte
-// aligned (what a bulk copy needs), and the device runs it.
-template <precision P, class R>
-inline constexpr bool bulk_compiled_v = bulk_shape_v<R>;
+// reads it chosen or asked for, where R's arrays stream in its chunks (bulk_shape_v), each
+// is 16-byte aligned (what a bulk copy needs), and the device runs it.
 template <precision P, class R>
 int bulk_ctas(source_t<R> src, block_pass form, const void* kernel) {
-    if constexpr (!bulk_compiled_v<P, R>) {
+    if constexpr (!bulk_shape_v<R>) {
         return 0;
     } else {
         if (form != block_pass::bulk && form != block_pass::choose) return 0;
@@ -157,7 +155,7 @@ void launch_blocks(const R& r, source_t<R> src, std::size_t n, std::size_t base,
                    unsigned* counters, cudaStream_t stream, int grid, block_pass form) {
     constexpr int C = vector_lanes<R>();
     const std::size_t m = det::block_count(n);
-    if constexpr (bulk_compiled_v<P, R>) {
+    if constexpr (bulk_shape_v<R>) {
         const auto kernel = fixed_blocks_bulk<P, R>;  // this translation unit's stub: bulk_wave opts it in
         const auto wave = static_cast<std::size_t>(bulk_ctas<P, R>(src, form, reinterpret_cast<const void*>(kernel)));
         if (wave > 0) {
@@ -274,7 +272,7 @@ void enqueue_reduce(const R& r, source_t<R> src, std::size_t n, typename R::resu
         // faster on an H200 (the forms/ rows of the GPU benchmark: 2^22 floats 18.4 us
         // against 19.7, 2^20 floats 15.2 against 15.0).
         std::size_t bulk = 0;
-        if constexpr (bulk_compiled_v<P, R>) {
+        if constexpr (bulk_shape_v<R>) {
             const auto kernel = fixed_blocks_bulk<P, R>;
             bulk = static_cast<std::size_t>(bulk_ctas<P, R>(src, form, reinterpret_cast<const void*>(kernel)));
         }

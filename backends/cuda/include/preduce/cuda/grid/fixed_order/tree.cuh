@@ -73,11 +73,12 @@ __device__ __forceinline__ det::value_t<P, A> chunk_tree(const det::value_t<P, A
     return x[0];
 }
 
-// Lanes with a node each, the node of lane l covering values [(base + l) * span, ...): the
-// levels above them, by shuffles, left value on the left; lane 0 ends with their subtree.
+// The block tree's levels above nodes held one per lane, the node of lane l covering values
+// [(base + l) * span, ...): adjacent nodes merge by shuffles, the left one on the left (not
+// lane_tree's order, which is the lanes' tree of a block); lane 0 ends with their subtree.
 template <precision P, class A>
-__device__ __forceinline__ det::value_t<P, A> lanes_tree(det::value_t<P, A> acc, std::size_t base, std::size_t span,
-                                                        std::size_t count) {
+__device__ __forceinline__ det::value_t<P, A> block_tree_over_lanes(det::value_t<P, A> acc, std::size_t base,
+                                                                   std::size_t span, std::size_t count) {
     const unsigned lane = threadIdx.x % 32;
 #pragma unroll
     for (unsigned w = 1; w < 32; w *= 2) {
@@ -105,6 +106,7 @@ __device__ __forceinline__ det::value_t<P, A> tree_in_shared(const det::value_t<
     constexpr int warps = Threads / 32;
     static_assert(16 % sizeof(V) == 0 && (G & (G - 1)) == 0 && q * Threads == G && steps >= 1 && steps * 2 * c == q,
                   "runs of whole chunk pairs, aligned subtrees: powers of two");
+    static_assert(steps <= 2, "more steps than two need a tree of their values, not a chain");
     static_assert(Threads % 32 == 0 && warps <= 32 && (warps & (warps - 1)) == 0);
     __shared__ V warp_value[warps];
     const unsigned lane = threadIdx.x % 32, warp = threadIdx.x / 32;
@@ -121,12 +123,11 @@ __device__ __forceinline__ det::value_t<P, A> tree_in_shared(const det::value_t<
         // The steps' values: two at most in the runs used here, merged as they come.
         acc = k == 0 ? pair : det::merge<P, A>(acc, pair);
     }
-    static_assert(steps <= 2, "more steps than two need a tree of their values, not a chain");
-    acc = lanes_tree<P, A>(acc, static_cast<std::size_t>(warp) * 32, q, count);
+    acc = block_tree_over_lanes<P, A>(acc, static_cast<std::size_t>(warp) * 32, q, count);
     if constexpr (warps > 1) {
         if (lane == 0) warp_value[warp] = acc;
         __syncthreads();
-        if (warp == 0) acc = lanes_tree<P, A>(lane < warps ? warp_value[lane] : V{}, 0, 32 * q, count);
+        if (warp == 0) acc = block_tree_over_lanes<P, A>(lane < warps ? warp_value[lane] : V{}, 0, 32 * q, count);
     }
     return acc;
 }
