@@ -29,10 +29,17 @@ using namespace preduce::test;
 
 namespace {
 
-// Chunk, lane, warp and block boundaries of every backend sit at powers of two.
-const std::vector<std::size_t> sizes = {1,    2,    3,    7,    31,   32,   33,   97,    255,   256,
-                                        257,  1021, 1023, 1024, 1025, 4093, 4095, 4096,  4097,  16411,
-                                        32767, 32768, 32769, 65537, 1000003, (1u << 20) + 3};
+// Chunk, lane, warp and block boundaries of every backend sit at powers of two. Two sizes
+// past a million: thread chunks and fixed-order trees of hundreds of blocks, one size not
+// near a power of two; under the sanitizers only the second of them (test::instrumented).
+std::vector<std::size_t> sizes_of_random_cases() {
+    std::vector<std::size_t> s = {1,    2,    3,    7,    31,   32,   33,    97,    255,   256,  257,   1021, 1023,
+                                  1024, 1025, 4093, 4095, 4096, 4097, 16411, 32767, 32768, 32769, 65537, 1000003};
+    if (instrumented) s.pop_back();
+    s.push_back((1u << 20) + 3);
+    return s;
+}
+const std::vector<std::size_t> sizes = sizes_of_random_cases();
 const std::vector<std::size_t> offsets = {0, 1, 3};  // unaligned starts: 4/8-byte aligned, not 16/32
 constexpr std::size_t huge = (1u << 24) + 1;
 
@@ -58,9 +65,10 @@ TEMPLATE_TEST_CASE("random data: every op and size and offset agrees with the or
 }
 
 TEMPLATE_TEST_CASE("2^24+1 elements", "[random][large]", PREDUCE_TEST_TYPES) {
-    const auto data = random_values<TestType>(huge + 1, 3);
-    check_every_op<TestType>(window(data, 0, huge));
-    check_every_op<TestType>(window(data, 1, huge));
+    // Past 2^24, where a count or index kept in a float would stop being exact. One aligned
+    // window: the random cases check unaligned starts (offsets) up to 2^20+3 elements.
+    const auto data = random_values<TestType>(huge, 3);
+    check_every_op<TestType>(std::span<const TestType>(data));
 }
 
 TEMPLATE_TEST_CASE("ties: lowest index wins", "[ties]", PREDUCE_TEST_TYPES) {

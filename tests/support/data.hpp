@@ -12,6 +12,14 @@
 
 namespace preduce::test {
 
+// Whether this build runs under the sanitizers (tests/CMakeLists.txt): there the shared
+// body leaves out inputs that only repeat, several times slower, paths a smaller one reaches.
+#ifdef PREDUCE_TEST_INSTRUMENTED
+inline constexpr bool instrumented = true;
+#else
+inline constexpr bool instrumented = false;
+#endif
+
 inline std::uint64_t seed() {
     static const std::uint64_t s = []() -> std::uint64_t {
         if (const char* env = std::getenv("PREDUCE_TEST_SEED")) return std::strtoull(env, nullptr, 0);
