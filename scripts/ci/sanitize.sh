@@ -52,7 +52,8 @@ export UBSAN_OPTIONS="print_stacktrace=1:halt_on_error=1:suppressions=$supp/ubsa
 # Left out besides the `large` label: the 2^24+1-element cases of the shared body (half
 # of the instrumented run time; the same code paths as its 2^20+3-element cases, which
 # stay), and consumer.add_subdirectory, which rebuilds preduce from source without
-# PREDUCE_SANITIZE (consumer.find_package does link the instrumented install).
+# PREDUCE_SANITIZE (consumer.find_package does link the instrumented install). The shared
+# body itself shrinks its largest inputs in this build (test::instrumented, tests/support/data.hpp).
 # OpenMP threads (the openmp backend's and Kokkos') sleep while they wait: two tests at a
 # time, two threads each, on two cores. OMP_PROC_BIND=false, as Kokkos advises for tests:
 # unset, Kokkos::OpenMP prints a warning on stderr, which the CLI tests read as an error.
