@@ -417,12 +417,16 @@ TEMPLATE_TEST_CASE("precision::deterministic and compensated: the host reference
                    "pageable memory, through the compiled library and under every grid",
                    "[fixed]", float, double) {
     using T = TestType;
-    // The last one has 8195 block values: 3 to 9 groups of the in-launch block tree
-    // (fold_group values each, the last one short), and more than one group of fixed_tree's
-    // launches, which the pageable path's staging uses, for every value type (8192 floats,
-    // 4096 doubles, 2048 compensated pairs).
-    const std::size_t fixed_sizes[] = {0,    1,    31,    32,     33,      4095,          4096,    4097,
-                                       8191, 8193, 100003, 1 << 20, (1 << 22) + 5, 3000017, (1 << 25) + 3 * 4096 + 7};
+    // Up to 4096, one block: a single CTA of one warp per eighth of a part that holds values
+    // (600, 1500, 2049 and 3000 take 2, 3, 5 and 6 of the 8 eighths of 512 floats, and 3,
+    // 6, 8 and 8 of 256 doubles, whose block takes two parts from 2049 on). The last one has
+    // 8195 block values: 3 to 9 groups of the in-launch block tree (fold_group values each,
+    // the last one short), and more than one group of fixed_tree's launches, which the
+    // pageable path's staging uses, for every value type (8192 floats, 4096 doubles, 2048
+    // compensated pairs).
+    const std::size_t fixed_sizes[] = {0,    1,    31,   32,   33,     600,     1500,          2049,    3000,
+                                       4095, 4096, 4097, 8191, 8193,   100003,  1 << 20,       (1 << 22) + 5,
+                                       3000017, (1 << 25) + 3 * 4096 + 7};
     for (std::size_t n : fixed_sizes) {
         CAPTURE(n);
         std::vector<T> x(n), y(n);

@@ -27,7 +27,8 @@
 //  - With no more blocks than one wave of CTAs, fixed_blocks_staged gives each block a CTA
 //    whose eight warps load it (whole, or half of it at a time for doubles) while warp 0
 //    adds the eighths that have arrived (the same adds, one trip to memory per load), then
-//    the same in-launch tree.
+//    the same in-launch tree. A single block (n <= 4096) is one CTA of as many warps as its
+//    values fill, which writes the result itself: no workspace, no tree, no wave to look up.
 //
 // The kernels live in fixed_order/ (blocks.cuh, bulk.cuh, staged.cuh, and tree.cuh for the
 // lane and block trees); this file picks the form for an input and launches it.
@@ -252,6 +253,15 @@ void enqueue_reduce(const R& r, source_t<R> src, std::size_t n, typename R::resu
                     cudaStream_t stream, int grid = 0, block_pass form = block_pass::choose) {
     using V = det::value_t<P, typename R::accumulator_type>;
     const std::size_t m = det::block_count(n);
+    if (m == 1 && grid <= 0 && (form == block_pass::choose || form == block_pass::staged)) {
+        // One block: one CTA of as many warps as its values fill, which finishes the result
+        // itself, so no workspace and no wave to look up (the latency of small calls).
+        constexpr std::size_t S = staged_part<typename R::accumulator_type>;
+        launch("fixed_blocks_staged (one block) launch", fixed_blocks_staged<P, R, S>, 1,
+               staged_threads<typename R::accumulator_type>(n), stream, r, src, n, static_cast<V*>(nullptr), d_result,
+               static_cast<unsigned*>(nullptr));
+        return;
+    }
     const bool one_launch = m <= in_launch_max<V>();
     const std::size_t bytes = (m + (one_launch ? 0 : tree_scratch<V>(m))) * sizeof(V);
     const counted_workspace ws = counted_workspace_for(bytes, stream, nullptr);

@@ -29,6 +29,15 @@ inline constexpr std::size_t staged_part = std::min(det::block, (std::size_t{16}
 template <precision P>
 inline constexpr int staged_ctas_per_sm = P == precision::compensated ? 6 : 8;
 
+// Threads of fixed_blocks_staged for a single block of count values: a warp for each eighth
+// of a part that holds a value (every warp where the block takes more than one part).
+template <class A>
+constexpr unsigned staged_threads(std::size_t count) {
+    constexpr std::size_t eighth = staged_part<A> / warps_per_cta;
+    const std::size_t warps = count > staged_part<A> ? warps_per_cta : (count + eighth - 1) / eighth;
+    return static_cast<unsigned>(32 * warps);
+}
+
 // The whole reduction of src[0, n) into *d_result in one launch, a CTA per block: m CTAs
 // (m blocks, at most in_launch_max<V>() of them), then the in-launch tree (count_and_fold,
 // counters 0 at launch). The block goes through in parts of S = staged_part<A> values; each
@@ -39,6 +48,8 @@ inline constexpr int staged_ctas_per_sm = P == precision::compensated ? 6 : 8;
 // which only those two warps wait on). The adds of fixed_blocks in the same order, so the
 // same bits, with one trip to memory per part where fixed_blocks' warp makes several, and
 // the chain of adds starting when the first eighth arrives rather than the last.
+// A single block (one CTA) may run with fewer warps (staged_threads): the eighths past the
+// last warp's hold no value of any part, so leaving them out leaves out no add.
 template <precision P, class R, std::size_t S>
 __global__ void __launch_bounds__(block_threads, staged_ctas_per_sm<P>)
     fixed_blocks_staged(R r, source_t<R> src, std::size_t n, det::value_t<P, typename R::accumulator_type>* __restrict__ v,
@@ -72,9 +83,10 @@ __global__ void __launch_bounds__(block_threads, staged_ctas_per_sm<P>)
         }
         // Eighth w's adds, each register read again from eighth w + 1 once it is added (that
         // eighth's warp has arrived first): the adds never wait on shared memory.
+        const unsigned warps = blockDim.x / 32;
 #pragma unroll 1
-        for (unsigned w = 0; w < warps_per_cta; ++w) {
-            const bool next = w + 1 < warps_per_cta;
+        for (unsigned w = 0; w < warps; ++w) {
+            const bool next = w + 1 < warps;
             if (next) named_sync(w + 1, 64);
 #pragma unroll
             for (unsigned u = 0; u < rows; ++u) {
