@@ -18,6 +18,7 @@
 #include <thread>
 #include <vector>
 
+#include "preduce/cuda/runtime/memory.hpp"
 #include "preduce/preduce.hpp"
 #include "oracle/compare.hpp"
 #include "support/data.hpp"
@@ -146,6 +147,30 @@ TEST_CASE("options::stream runs the reduction on the caller's stream", "[stream]
     CHECK(reduce(backend::cuda, v, argmin, on_stream) == reduce(backend::seq, v, argmin));  // host data too
     cudaFree(d);
     cudaStreamDestroy(s);
+}
+
+// The host waits for the result's words to land in its pinned slot, marked before each launch
+// (runtime/memory.hpp); a result whose word equals the mark must still come back, through the
+// stream's synchronization, and the calls after it must still wait for their own results.
+TEST_CASE("a result whose words equal the host's unwritten mark still comes back, and the next calls too",
+          "[stream]") {
+    const auto mark = static_cast<std::int32_t>(preduce::cuda::detail::unwritten_word);
+    for (const std::size_t n : {std::size_t{1000}, std::size_t{1} << 20}) {  // one block, a grid
+        CAPTURE(n);
+        std::vector<std::int32_t> v(n);
+        for (std::size_t i = 0; i < n; ++i) v[i] = static_cast<std::int32_t>(i % 977) - 400;
+        v[n / 3] = mark;
+        device_array d(n);
+        REQUIRE(cudaMemcpy(d.p, v.data(), n * sizeof(std::int32_t), cudaMemcpyHostToDevice) == cudaSuccess);
+        CHECK(reduce(backend::cuda, d.p, n, preduce::max) == mark);
+        const auto at = reduce(backend::cuda, d.p, n, argmax);
+        CHECK(at.value == mark);
+        CHECK(at.index == n / 3);
+        CHECK(reduce(backend::cuda, d.p, n, preduce::min) == -400);
+        d.set(n / 3, 0);
+        CHECK(reduce(backend::cuda, d.p, n, preduce::max) == 576);
+        CHECK(reduce(backend::cuda, d.p, n, wide_sum) == reduce(backend::seq, v, wide_sum) - mark);
+    }
 }
 
 namespace {

@@ -88,17 +88,24 @@ typename R::result_type reduce_source(source_t<R> src, std::size_t n, const R& r
     cudaStream_t stream = opts.stream != nullptr ? static_cast<cudaStream_t>(opts.stream) : cudaStreamPerThread;
     const detail::device_scope on_owner(where.owner);
     // The last kernel writes the result straight into this thread's pinned slot, which
-    // every GPU can write: no copy back, no device allocation for it.
+    // every GPU can write: no copy back, no device allocation for it. Data read in place
+    // ends with that one write, which the host waits for (await_result); the host path
+    // through pinned chunks synchronizes the stream.
     Result* host = detail::result_slot<Result>();
     const bool staged = where.any(detail::place::pageable);
-    if constexpr (P == precision::fast) {
-        if (staged) detail::enqueue_reduce_from_host(reducer, src, n, where.pageable(), host, stream);
-        else detail::enqueue_reduce(reducer, src, n, host, stream, nullptr, 0, 0, where.any(detail::place::pinned));
-    } else {
-        if (staged) detail::enqueue_fixed_from_host<P>(reducer, src, n, where.pageable(), host, stream);
-        else detail::fixed::enqueue_reduce<P>(reducer, src, n, host, stream);
+    if (staged) {
+        if constexpr (P == precision::fast) detail::enqueue_reduce_from_host(reducer, src, n, where.pageable(), host, stream);
+        else detail::enqueue_fixed_from_host<P>(reducer, src, n, where.pageable(), host, stream);
+        detail::check(cudaStreamSynchronize(stream), "cudaStreamSynchronize (kernel errors surface here)");
+        return *host;
     }
-    detail::check(cudaStreamSynchronize(stream), "cudaStreamSynchronize (kernel errors surface here)");
+    if constexpr (detail::awaitable_v<Result>) detail::prime_result(host);
+    if constexpr (P == precision::fast)
+        detail::enqueue_reduce(reducer, src, n, host, stream, nullptr, 0, 0, where.any(detail::place::pinned));
+    else
+        detail::fixed::enqueue_reduce<P>(reducer, src, n, host, stream);
+    if constexpr (detail::awaitable_v<Result>) detail::await_result(host, stream);
+    else detail::check(cudaStreamSynchronize(stream), "cudaStreamSynchronize (kernel errors surface here)");
     return *host;
 }
 
