@@ -10,7 +10,8 @@ struct options {
     int threads = 0;
 
     // cuda: the cudaStream_t to run on; nullptr is the calling thread's default stream.
-    // reduce() still returns the result, synchronizing that stream only. (void* keeps this
+    // reduce() still returns the result, waiting on that stream only: once the result has
+    // come back, all work queued on the stream before the call has run. (void* keeps this
     // header free of CUDA; for results left on the GPU see preduce::cuda::reduce_async.)
     void* stream = nullptr;
 

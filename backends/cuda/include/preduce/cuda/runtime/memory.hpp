@@ -120,7 +120,8 @@ private:
 
 // One pinned result slot per host thread and type. Every GPU can write it (pinned memory is
 // mapped for all devices under unified addressing), so the last kernel of a reduction writes
-// its result there and the host reads it once the stream is synchronised: no copy back.
+// its result there and the host reads it once it has landed (await_result) or the stream is
+// synchronised: no copy back.
 template <class Result>
 Result* result_slot() {
     thread_local pinned_buffer slot(sizeof(Result) < 256 ? 256 : sizeof(Result));
