@@ -50,9 +50,10 @@ export ASAN_OPTIONS="detect_leaks=1:abort_on_error=1:strict_string_checks=1:dete
 export LSAN_OPTIONS="suppressions=$supp/lsan.supp:print_suppressions=0"
 export UBSAN_OPTIONS="print_stacktrace=1:halt_on_error=1:suppressions=$supp/ubsan.supp:log_path=$logs/ubsan"
 # Left out besides the `large` label: the 2^24+1-element cases of the shared body (the
-# slowest cases there; the same code paths as its 2^20+3-element cases, which stay), and consumer.add_subdirectory, which rebuilds preduce from source without
-# PREDUCE_SANITIZE (consumer.find_package does link the instrumented install). The shared
-# body itself shrinks its largest inputs in this build (test::instrumented, tests/support/data.hpp).
+# slowest cases there; the same code paths as its 2^20+3-element cases, which stay), and
+# consumer.add_subdirectory, which rebuilds preduce from source without PREDUCE_SANITIZE
+# (consumer.find_package does link the instrumented install). The shared body itself
+# shrinks its largest inputs in this build (test::instrumented, tests/support/data.hpp).
 # OpenMP threads (the openmp backend's and Kokkos') sleep while they wait: two tests at a
 # time, two threads each, on two cores. OMP_PROC_BIND=false, as Kokkos advises for tests:
 # unset, Kokkos::OpenMP prints a warning on stderr, which the CLI tests read as an error.

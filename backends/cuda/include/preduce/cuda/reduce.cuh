@@ -99,13 +99,12 @@ typename R::result_type reduce_source(source_t<R> src, std::size_t n, const R& r
         detail::check(cudaStreamSynchronize(stream), "cudaStreamSynchronize (kernel errors surface here)");
         return *host;
     }
-    if constexpr (detail::awaitable_v<Result>) detail::prime_result(host);
+    detail::prime_result(host);
     if constexpr (P == precision::fast)
         detail::enqueue_reduce(reducer, src, n, host, stream, nullptr, 0, 0, where.any(detail::place::pinned));
     else
         detail::fixed::enqueue_reduce<P>(reducer, src, n, host, stream);
-    if constexpr (detail::awaitable_v<Result>) detail::await_result(host, stream);
-    else detail::check(cudaStreamSynchronize(stream), "cudaStreamSynchronize (kernel errors surface here)");
+    detail::await_result(host, stream);
     return *host;
 }
 

@@ -71,16 +71,19 @@ std::size_t staged_wave() {
 }
 
 // Launches fixed_blocks_staged over src[0, n) (m blocks, at most in_launch_max<V>()), in
-// parts of staged_part<A> values. one_wave_only: launch nothing where its m CTAs do not fit
-// one wave. Returns whether it launched.
+// parts of staged_part<A> values: a single block in one CTA of staged_threads (values and
+// counters unused, may be null), more in CTAs of block_threads. one_wave_only: launch
+// nothing where its m CTAs do not fit one wave. Returns whether it launched.
 template <precision P, class R>
 bool launch_staged(const R& r, source_t<R> src, std::size_t n, std::size_t m,
                    det::value_t<P, typename R::accumulator_type>* values, typename R::result_type* d_result,
                    unsigned* counters, cudaStream_t stream, bool one_wave_only) {
-    constexpr std::size_t S = staged_part<typename R::accumulator_type>;
-    if (one_wave_only && m > staged_wave<P, R, S>()) return false;
-    launch("fixed_blocks_staged launch", fixed_blocks_staged<P, R, S>, static_cast<unsigned>(m), block_threads, stream,
-           r, src, n, values, d_result, counters);
+    using A = typename R::accumulator_type;
+    constexpr std::size_t S = staged_part<A>;
+    if (one_wave_only && m > 1 && m > staged_wave<P, R, S>()) return false;
+    const unsigned threads = m == 1 ? staged_threads<A>(n) : static_cast<unsigned>(block_threads);
+    launch("fixed_blocks_staged launch", fixed_blocks_staged<P, R, S>, static_cast<unsigned>(m), threads, stream, r,
+           src, n, values, d_result, counters);
     return true;
 }
 
@@ -254,12 +257,9 @@ void enqueue_reduce(const R& r, source_t<R> src, std::size_t n, typename R::resu
     using V = det::value_t<P, typename R::accumulator_type>;
     const std::size_t m = det::block_count(n);
     if (m == 1 && grid <= 0 && (form == block_pass::choose || form == block_pass::staged)) {
-        // One block: one CTA of as many warps as its values fill, which finishes the result
-        // itself, so no workspace and no wave to look up (the latency of small calls).
-        constexpr std::size_t S = staged_part<typename R::accumulator_type>;
-        launch("fixed_blocks_staged (one block) launch", fixed_blocks_staged<P, R, S>, 1,
-               staged_threads<typename R::accumulator_type>(n), stream, r, src, n, static_cast<V*>(nullptr), d_result,
-               static_cast<unsigned*>(nullptr));
+        // One block: its CTA finishes the result itself, so no workspace and no wave to look
+        // up (the latency of small calls).
+        launch_staged<P>(r, src, n, m, static_cast<V*>(nullptr), d_result, nullptr, stream, false);
         return;
     }
     const bool one_launch = m <= in_launch_max<V>();

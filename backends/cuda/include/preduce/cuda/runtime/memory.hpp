@@ -137,6 +137,7 @@ Result* result_slot() {
 // result_spin_budget, and otherwise synchronizes the stream, which also reports a failed
 // kernel's error (a result whose word equals the mark only takes that longer path). A
 // long reduction thus blocks as the application's device flags ask, after the budget.
+// Results without whole words are not marked, and their wait is the synchronization.
 inline constexpr std::uint32_t unwritten_word = 0x7fa5a5a5u;  // a NaN as a float
 inline constexpr std::chrono::microseconds result_spin_budget{50};
 template <class Result>
@@ -144,27 +145,29 @@ inline constexpr bool awaitable_v = sizeof(Result) % 4 == 0 && alignof(Result) >
 
 template <class Result>
 void prime_result(Result* slot) {
-    static_assert(awaitable_v<Result>);
-    volatile std::uint32_t* w = reinterpret_cast<volatile std::uint32_t*>(slot);
-    for (std::size_t i = 0; i < sizeof(Result) / 4; ++i) w[i] = unwritten_word;
+    if constexpr (awaitable_v<Result>) {
+        volatile std::uint32_t* w = reinterpret_cast<volatile std::uint32_t*>(slot);
+        for (std::size_t i = 0; i < sizeof(Result) / 4; ++i) w[i] = unwritten_word;
+    }
 }
 
 template <class Result>
 void await_result(const Result* slot, cudaStream_t stream) {
-    static_assert(awaitable_v<Result>);
-    const volatile std::uint32_t* w = reinterpret_cast<const volatile std::uint32_t*>(slot);
-    const auto landed = [w] {
-        for (std::size_t i = 0; i < sizeof(Result) / 4; ++i)
-            if (w[i] == unwritten_word) return false;
-        return true;
-    };
-    const auto deadline = std::chrono::steady_clock::now() + result_spin_budget;
-    for (unsigned spins = 1;; ++spins) {
-        if (landed()) {
-            std::atomic_thread_fence(std::memory_order_acquire);
-            return;
+    if constexpr (awaitable_v<Result>) {
+        const volatile std::uint32_t* w = reinterpret_cast<const volatile std::uint32_t*>(slot);
+        const auto landed = [w] {
+            for (std::size_t i = 0; i < sizeof(Result) / 4; ++i)
+                if (w[i] == unwritten_word) return false;
+            return true;
+        };
+        const auto deadline = std::chrono::steady_clock::now() + result_spin_budget;
+        for (unsigned spins = 1;; ++spins) {
+            if (landed()) {
+                std::atomic_thread_fence(std::memory_order_acquire);
+                return;
+            }
+            if (spins % 64 == 0 && std::chrono::steady_clock::now() > deadline) break;
         }
-        if (spins % 64 == 0 && std::chrono::steady_clock::now() > deadline) break;
     }
     check(cudaStreamSynchronize(stream), "cudaStreamSynchronize (kernel errors surface here)");
 }
