@@ -245,10 +245,35 @@ void enqueue_groups(const R& r, const det::value_t<P, typename R::accumulator_ty
            out, static_cast<typename R::result_type*>(nullptr));
 }
 
+// Whether the bulk pass (bulk CTAs a wave, 0 where it does not run) reads m blocks of src,
+// at most a wave of the staged kernel's CTAs, faster than the staged kernel. Past two blocks
+// for each of its CTAs it was as fast or faster on an H200 (the forms/ rows of the GPU
+// benchmark: 2^22 floats 18.4 us against 19.7, 2^20 floats 15.2 against 15.0). Below, the
+// staged kernel's one warp adding a block's values in turn is the slower where a row holds
+// 8 bytes or more (doubles, or the two arrays of a dot): GPU time a launch, back to back,
+// bulk against staged, 2^20 elements: deterministic double sum 7.9 against 8.3 us,
+// compensated 8.7 against 9.7 (2^16: 6.1 / 6.2 and 6.9 / 7.55), deterministic dot 8.0
+// against 8.4 (floats) and 10.0 against 10.8 (doubles). Compensated dots were faster
+// staged up to 2^19 elements (2^16 floats: 6.4 against 6.7 us) and bulk from 2^20 (256
+// blocks: 8.5 against 8.8 us); float sums staged (2^20: 6.5 against 6.6 us, compensated 7.5
+// against 7.7).
+template <precision P, class R>
+bool bulk_beats_staged(std::size_t m, std::size_t bulk) {
+    if constexpr (!bulk_shape_v<R>) {
+        return false;
+    } else {
+        if (bulk == 0) return false;
+        if (m > 2 * bulk) return true;
+        constexpr bool two_arrays = !std::is_pointer_v<source_t<R>>;
+        if (bulk_arrays<source_t<R>>::bytes < 8) return false;
+        return P != precision::compensated || !two_arrays || m >= 256;
+    }
+}
+
 // The whole fixed-order reduction of device-accessible src[0, n) (n >= 1) into *d_result
 // (any memory the GPU can write): fixed_blocks_staged while the blocks fit one wave of its
-// CTAs (and, where the bulk pass runs, are at most two for each of its CTAs), else the
-// block pass (launch_blocks) with the block tree in the same launch, or for more than
+// CTAs and the bulk pass, where it runs, does not read them faster (bulk_beats_staged), else
+// the block pass (launch_blocks) with the block tree in the same launch, or for more than
 // in_launch_max<V>() blocks the block values and then the tree's launches. grid > 0: the
 // block pass with that many CTAs; form: its form (block_pass). Neither changes the values.
 template <precision P, class R>
@@ -277,16 +302,16 @@ void enqueue_reduce(const R& r, source_t<R> src, std::size_t n, typename R::resu
         return;
     }
     if (grid <= 0 && form == block_pass::choose) {
-        // The staged kernel while its CTAs fit one wave, but where the bulk pass runs, only
-        // up to two blocks for each of its CTAs: past that the bulk pass was as fast or
-        // faster on an H200 (the forms/ rows of the GPU benchmark: 2^22 floats 18.4 us
-        // against 19.7, 2^20 floats 15.2 against 15.0).
+        // The staged kernel while its CTAs fit one wave, unless the bulk pass runs and reads
+        // the blocks faster (bulk_beats_staged). Up to two blocks for each bulk CTA (one an
+        // SM) always fit a wave of the staged kernel (six or eight an SM): no lookup then.
         std::size_t bulk = 0;
         if constexpr (bulk_shape_v<R>) {
             const auto kernel = fixed_blocks_bulk<P, R>;
             bulk = static_cast<std::size_t>(bulk_ctas<P, R>(src, form, reinterpret_cast<const void*>(kernel)));
         }
-        if ((bulk == 0 || m <= 2 * bulk) && launch_staged<P>(r, src, n, m, values, d_result, ws.done, stream, true))
+        if (!bulk_beats_staged<P, R>(m, bulk) &&
+            launch_staged<P>(r, src, n, m, values, d_result, ws.done, stream, bulk == 0))
             return;
     }
     launch_blocks<P>(r, src, n, 0, values, d_result, ws.done, stream, grid, form);

@@ -1,0 +1,303 @@
+// Where the GPU fixed order's extra time goes at 2^20-2^26 elements: the block pass, or the
+// in-launch block tree that ends it? A standalone study beside the benchmark. The bulk pass
+// (grid/fixed_order/bulk.cuh) is copied here with its ending cut short at four points, and
+// timed next to the fast sum with and without its own ending (its last block folding the
+// partials) and next to the library's own launches:
+//   fast            pc::enqueue_reduce, the fast sum whole
+//   fast pass       reduce_partials without the counter: the partials, no fold
+//   choose          fixed::enqueue_reduce as the front end calls it
+//   staged / bulk   fixed::enqueue_reduce with that block-pass form forced
+//   bulk pass       the copy, storing its block values and stopping
+//   bulk count      ... then each CTA fences and counts them (the last one stops)
+//   bulk count+load ... and the last CTA reads every block value back past L1
+//   bulk whole      ... the copy with the library's count_and_fold: what the bulk form runs
+// Each row: GPU time a launch (events around 64 back-to-back launches on rotating windows of a
+// 1 GiB pool) and host time (enqueue + stream synchronize, median of REPS interleaved calls).
+// The choose, staged, bulk and bulk-whole results are compared bit for bit with the host
+// reference order (det::reduce_serial) on the first window.
+// From the repository root, after a GPU build (for build-gpu/include/preduce/config.hpp):
+//   nvcc -O3 -std=c++20 -arch=sm_90 --expt-relaxed-constexpr -Iinclude -Ibuild-gpu/include \
+//     -Ibackends/cuda/include bench/studies/fixed_order_tail.cu src/runtime/residence.cpp \
+//     backends/cuda/src/info.cpp -ldl -o fixed_order_tail && ./fixed_order_tail [REPS]
+#include <cuda_runtime_api.h>
+
+#include <algorithm>
+#include <chrono>
+#include <cmath>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <functional>
+#include <random>
+#include <string>
+#include <vector>
+
+#include "preduce/cuda/reduce.cuh"
+#include "preduce/ops.hpp"
+
+namespace {
+
+namespace pc = preduce::cuda::detail;
+namespace fx = preduce::cuda::detail::fixed;
+namespace det = preduce::detail::det;
+using P = preduce::precision;
+
+#define CK(x)                                                                                                \
+    do {                                                                                                     \
+        const cudaError_t e_ = (x);                                                                          \
+        if (e_ != cudaSuccess) {                                                                             \
+            std::printf("%s:%d %s: %s\n", __FILE__, __LINE__, #x, cudaGetErrorString(e_));                  \
+            std::exit(1);                                                                                    \
+        }                                                                                                    \
+    } while (0)
+
+enum class ending { pass, count, count_load, whole };
+
+// The library's in-launch tree cut short: count (fence, count, stop) or count_load (the last
+// CTA also reads every value back and stores one of them, not their tree).
+template <P Q, class R, ending E>
+__device__ __forceinline__ void short_tail(const R& r, det::value_t<Q, typename R::accumulator_type>* v, std::size_t m,
+                                           std::size_t b0, std::size_t b1, bool stored, unsigned* counters,
+                                           typename R::result_type* d_result,
+                                           det::value_t<Q, typename R::accumulator_type>* s) {
+    using A = typename R::accumulator_type;
+    using V = det::value_t<Q, A>;
+    __shared__ bool last;
+    if (b0 >= b1) return;
+    if (stored) __threadfence();
+    __syncthreads();
+    if (threadIdx.x == 0) {
+        const unsigned here = static_cast<unsigned>(b1 - b0);
+        last = atomicAdd(counters + 1, here) + here == m;
+        if (last) counters[1] = 0;
+    }
+    __syncthreads();
+    if (!last || E != ending::count_load) return;
+    __threadfence();
+    constexpr std::size_t G = fx::fold_group<V>;
+    for (std::size_t i = threadIdx.x; i < m; i += fx::block_threads) s[i % G] = pc::load_from_l2(v + i);
+    __syncthreads();
+    if (threadIdx.x == 0) pc::store_whole(d_result, r.finish(det::result<Q, A>(s[0])));
+}
+
+// fixed_blocks_bulk (grid/fixed_order/bulk.cuh) with its ending E.
+template <P Q, class R, ending E>
+__global__ void __launch_bounds__(fx::block_threads)
+    bulk_copy_of(R r, const typename R::value_type* src, std::size_t n,
+                 det::value_t<Q, typename R::accumulator_type>* __restrict__ v,
+                 typename R::result_type* __restrict__ d_result, unsigned* counters) {
+    using A = typename R::accumulator_type;
+    using V = det::value_t<Q, A>;
+    constexpr int depth = fx::bulk_depth;
+    constexpr std::size_t rows = fx::bulk_rows<R>, chunks = det::block / 32 / rows, stage_bytes = fx::bulk_stage_bytes<R>;
+    constexpr int U = rows < 16 ? static_cast<int>(rows) : 16;
+    extern __shared__ __align__(128) unsigned char stages[];
+    __shared__ unsigned long long bars[fx::warps_per_cta][depth];
+    const unsigned warp = threadIdx.x / 32, lane = threadIdx.x % 32;
+    unsigned char* ring = stages + static_cast<std::size_t>(warp) * depth * stage_bytes;
+    unsigned long long* bar = bars[warp];
+    if (lane == 0) {
+        for (int d = 0; d < depth; ++d) pc::bulk::barrier_init(bar + d, 1);
+        pc::bulk::barrier_init_fence();
+    }
+    __syncwarp();
+    const std::size_t m = det::block_count(n), full = n / det::block;
+    const std::size_t share = (m + gridDim.x - 1) / gridDim.x;
+    const std::size_t start = static_cast<std::size_t>(blockIdx.x) * share < m ? blockIdx.x * share : m;
+    const std::size_t end = start + share < m ? start + share : m;
+    const std::size_t mine = start + warp, end_full = end < full ? end : full;
+    const std::size_t total = mine < end_full ? (end_full - mine + fx::warps_per_cta - 1) / fx::warps_per_cta * chunks : 0;
+    const auto block_of = [&](std::size_t j) { return mine + j / chunks * fx::warps_per_cta; };
+    const auto fetch = [&](std::size_t j) {
+        if (lane == 0 && j < total)
+            fx::bulk_fetch<R>(ring + j % depth * stage_bytes, src, block_of(j) * det::block + j % chunks * rows * 32,
+                              bar + j % depth);
+    };
+    for (std::size_t j = 0; j < depth; ++j) fetch(j);
+    bool stored = false;
+    V acc = det::zero<Q, A>(R::identity());
+    for (std::size_t j = 0; j < total; ++j) {
+        const std::size_t b = block_of(j), c = j % chunks;
+        if (c == 0) acc = det::zero<Q, A>(R::identity());
+        pc::bulk::barrier_wait(bar + j % depth, static_cast<unsigned>(j / depth % 2));
+        const unsigned char* stage = ring + j % depth * stage_bytes;
+        const std::size_t first = b * det::block + c * rows * 32;
+        for (std::size_t k = 0; k < rows; k += U) {
+            typename R::value_type x[U];
+#pragma unroll
+            for (int u = 0; u < U; ++u) x[u] = fx::bulk_value<R>(stage, k + u, lane);
+#pragma unroll
+            for (int u = 0; u < U; ++u) det::add<Q, A>(acc, r.lift(x[u], first + (k + u) * 32 + lane));
+        }
+        __syncwarp();
+        fetch(j + depth);
+        if (c == chunks - 1) {
+            acc = fx::lane_tree<Q, A>(acc);
+            if (lane == 0) v[b] = acc;
+            stored = stored || lane == 0;
+        }
+    }
+    if (full < m && full >= mine && full < end && (full - mine) % fx::warps_per_cta == 0) {
+        const V value = fx::short_block<Q>(r, src, n, std::size_t{0}, full);
+        if (lane == 0) v[full] = value;
+        stored = stored || lane == 0;
+    }
+    if constexpr (E == ending::pass) return;
+    __shared__ alignas(16) V fold_space[fx::fold_group<V>];
+    if constexpr (E == ending::whole)
+        fx::count_and_fold<Q>(r, v, m, start, end, stored, counters, d_result, fold_space);
+    else
+        short_tail<Q, R, E>(r, v, m, start, end, stored, counters, d_result, fold_space);
+}
+
+template <P Q, class R, ending E>
+void launch_copy(const R& r, const typename R::value_type* x, std::size_t n, typename R::result_type* out,
+                 cudaStream_t s) {
+    using V = det::value_t<Q, typename R::accumulator_type>;
+    const std::size_t m = det::block_count(n);
+    const auto ws = pc::counted_workspace_for(m * sizeof(V), s, nullptr);
+    constexpr std::size_t shared = fx::bulk_shared_bytes<R>;
+    static const int ctas = [] {
+        CK(cudaFuncSetAttribute(bulk_copy_of<Q, R, E>, cudaFuncAttributeMaxDynamicSharedMemorySize,
+                                static_cast<int>(shared)));
+        int per = 0, sms = 0, device = 0;
+        CK(cudaGetDevice(&device));
+        CK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per, bulk_copy_of<Q, R, E>, fx::block_threads, shared));
+        CK(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, device));
+        return per * sms;
+    }();
+    const unsigned grid = static_cast<unsigned>(std::min<std::size_t>(m, static_cast<std::size_t>(ctas)));
+    pc::launch_shared("bulk_copy_of", bulk_copy_of<Q, R, E>, grid, fx::block_threads, shared, s, r, x, n,
+                      static_cast<V*>(ws.values), out, ws.done);
+}
+
+struct row {
+    std::string name;
+    std::function<void(std::size_t)> enqueue;  // on the study's stream, input window k
+    bool reference;                            // compared with the host reference order
+    P precision;
+    std::vector<double> host;
+    double gpu = 0;
+};
+
+template <class T>
+void study(std::size_t n, int reps, const T* pool, std::size_t pool_n, T* d_out, cudaStream_t s) {
+    using R = preduce::sum_reducer<T>;
+    const R r{};
+    // Rotating 16-byte aligned windows (the bulk copies need them), so no call reads from L2.
+    const auto at = [=](std::size_t k) { return pool + (k * (n + 4096 * 3)) % (pool_n - n - 4096) / 16 * 16; };
+    std::vector<row> rows;
+    rows.push_back({"fast", [=](std::size_t k) { pc::enqueue_reduce(r, at(k), n, d_out, s); }, false, P::fast, {}});
+    rows.push_back({"fast pass", [=](std::size_t k) {
+                        constexpr int B = preduce::cuda::tuning::block_threads;
+                        const int blocks = pc::grid_for<B, R>(n);
+                        const auto ws = pc::counted_workspace_for(static_cast<std::size_t>(blocks) * sizeof(T), s, nullptr);
+                        pc::launch("reduce_partials", pc::reduce_partials<B, R>, static_cast<unsigned>(blocks), B, s, r,
+                                   at(k), n, std::size_t{0}, static_cast<T*>(ws.values), static_cast<T*>(nullptr),
+                                   static_cast<unsigned*>(nullptr));
+                    },
+                    false, P::fast, {}});
+    const auto add = [&](auto q) {
+        constexpr P Q = decltype(q)::value;
+        const std::string p = Q == P::deterministic ? "det " : "comp ";
+        using F = fx::block_pass;
+        rows.push_back({p + "choose", [=](std::size_t k) { fx::enqueue_reduce<Q>(r, at(k), n, d_out, s); }, true, Q, {}});
+        rows.push_back({p + "staged", [=](std::size_t k) { fx::enqueue_reduce<Q>(r, at(k), n, d_out, s, 0, F::staged); },
+                        true, Q, {}});
+        rows.push_back({p + "bulk", [=](std::size_t k) { fx::enqueue_reduce<Q>(r, at(k), n, d_out, s, 0, F::bulk); },
+                        true, Q, {}});
+        rows.push_back({p + "bulk pass", [=](std::size_t k) { launch_copy<Q, R, ending::pass>(r, at(k), n, d_out, s); },
+                        false, Q, {}});
+        rows.push_back({p + "bulk count", [=](std::size_t k) { launch_copy<Q, R, ending::count>(r, at(k), n, d_out, s); },
+                        false, Q, {}});
+        rows.push_back({p + "bulk count+load",
+                        [=](std::size_t k) { launch_copy<Q, R, ending::count_load>(r, at(k), n, d_out, s); }, false, Q,
+                        {}});
+        rows.push_back({p + "bulk whole", [=](std::size_t k) { launch_copy<Q, R, ending::whole>(r, at(k), n, d_out, s); },
+                        true, Q, {}});
+    };
+    add(std::integral_constant<P, P::deterministic>{});
+    add(std::integral_constant<P, P::compensated>{});
+
+    std::vector<T> h(n);
+    CK(cudaMemcpy(h.data(), at(0), n * sizeof(T), cudaMemcpyDeviceToHost));
+    const T want_det = det::reduce_serial<P::deterministic>(r, h.data(), n);
+    const T want_comp = det::reduce_serial<P::compensated>(r, h.data(), n);
+    int wrong = 0;
+    for (auto& x : rows) {
+        if (!x.reference) continue;
+        x.enqueue(0);
+        T got;
+        CK(cudaMemcpy(&got, d_out, sizeof(T), cudaMemcpyDeviceToHost));
+        const T& want = x.precision == P::deterministic ? want_det : want_comp;
+        if (std::memcmp(&got, &want, sizeof(T)) != 0) {
+            std::printf("  BITS DIFFER from the host reference: %s\n", x.name.c_str());
+            ++wrong;
+        }
+    }
+
+    cudaEvent_t e0, e1;
+    CK(cudaEventCreate(&e0));
+    CK(cudaEventCreate(&e1));
+    std::size_t it = 1;
+    for (auto& x : rows) {
+        for (int w = 0; w < 8; ++w) x.enqueue(it++);
+        CK(cudaEventRecord(e0, s));
+        for (int w = 0; w < 64; ++w) x.enqueue(it++);
+        CK(cudaEventRecord(e1, s));
+        CK(cudaEventSynchronize(e1));
+        float ms = 0;
+        CK(cudaEventElapsedTime(&ms, e0, e1));
+        x.gpu = ms * 1000.0 / 64;
+    }
+    CK(cudaEventDestroy(e0));
+    CK(cudaEventDestroy(e1));
+    for (int rep = 0; rep < reps; ++rep)
+        for (auto& x : rows) {
+            const auto t0 = std::chrono::steady_clock::now();
+            x.enqueue(it++);
+            CK(cudaStreamSynchronize(s));
+            x.host.push_back(std::chrono::duration<double, std::micro>(std::chrono::steady_clock::now() - t0).count());
+        }
+    const auto median = [](std::vector<double> v) {
+        std::nth_element(v.begin(), v.begin() + static_cast<std::ptrdiff_t>(v.size() / 2), v.end());
+        return v[v.size() / 2];
+    };
+    const double fast = median(rows[0].host);
+    std::printf("%s sum, n = 2^%.2f (%zu blocks): %s\n", sizeof(T) == 4 ? "float" : "double",
+                std::log2(static_cast<double>(n)), det::block_count(n), wrong ? "BITS DIFFER" : "bits as the host's");
+    std::printf("  %-18s %10s %10s %10s\n", "", "gpu us", "host us", "fast/this");
+    for (const auto& x : rows)
+        std::printf("  %-18s %10.2f %10.2f %10.3f\n", x.name.c_str(), x.gpu, median(x.host), fast / median(x.host));
+}
+
+} // namespace
+
+int main(int argc, char** argv) {
+    const int reps = argc > 1 ? std::atoi(argv[1]) : 300;
+    const std::size_t pool_bytes = std::size_t{1} << 30;
+    void* pool = nullptr;
+    CK(cudaMalloc(&pool, pool_bytes));
+    double* d_out = nullptr;
+    CK(cudaMalloc(&d_out, sizeof(double)));
+    const cudaStream_t s = cudaStreamPerThread;
+    std::mt19937_64 g(3);
+    {
+        std::vector<float> h(pool_bytes / sizeof(float));
+        std::normal_distribution<float> d(0.f, 1.f);
+        for (auto& v : h) v = d(g);
+        CK(cudaMemcpy(pool, h.data(), pool_bytes, cudaMemcpyHostToDevice));
+    }
+    for (int lg : {20, 22, 24, 26})
+        study<float>(std::size_t{1} << lg, reps, static_cast<const float*>(pool), pool_bytes / sizeof(float),
+                     reinterpret_cast<float*>(d_out), s);
+    {
+        std::vector<double> h(pool_bytes / sizeof(double));
+        std::normal_distribution<double> d(0.0, 1.0);
+        for (auto& v : h) v = d(g);
+        CK(cudaMemcpy(pool, h.data(), pool_bytes, cudaMemcpyHostToDevice));
+    }
+    for (int lg : {20, 22, 24, 26})
+        study<double>(std::size_t{1} << lg, reps, static_cast<const double*>(pool), pool_bytes / sizeof(double), d_out, s);
+    return 0;
+}
