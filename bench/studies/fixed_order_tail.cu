@@ -1,19 +1,19 @@
 // Where the GPU fixed order's extra time goes at 2^20-2^26 elements: the block pass, or the
 // in-launch block tree that ends it? A standalone study beside the benchmark. The bulk pass
-// (grid/fixed_order/bulk.cuh) is copied here with its ending cut short at four points, and
-// timed next to the fast sum with and without its own ending (its last block folding the
-// partials) and next to the library's own launches:
+// (grid/fixed_order/bulk.cuh) runs without its ending (no counters: the block values alone)
+// and, copied here, with its ending cut short at two points, timed next to the fast sum with
+// and without its own ending (its last block folding the partials) and the library's launches:
 //   fast            pc::enqueue_reduce, the fast sum whole
 //   fast pass       reduce_partials without the counter: the partials, no fold
 //   choose          fixed::enqueue_reduce as the front end calls it
-//   staged / bulk   fixed::enqueue_reduce with that block-pass form forced
-//   bulk pass       the copy, storing its block values and stopping
-//   bulk count      ... then each CTA fences and counts them (the last one stops)
+//   staged / bulk   fixed::enqueue_reduce with that block-pass form forced (bulk: the whole
+//                   bulk form, its in-launch tree included)
+//   bulk pass       the library's bulk pass storing its block values, no tree
+//   bulk count      the copy: the pass, then each CTA fences and counts (the last one stops)
 //   bulk count+load ... and the last CTA reads every block value back past L1
-//   bulk whole      ... the copy with the library's count_and_fold: what the bulk form runs
 // Each row: GPU time a launch (events around 64 back-to-back launches on rotating windows of a
 // 1 GiB pool) and host time (enqueue + stream synchronize, median of REPS interleaved calls).
-// The choose, staged, bulk and bulk-whole results are compared bit for bit with the host
+// The choose, staged and bulk results are compared bit for bit with the host
 // reference order (det::reduce_serial) on the first window.
 // From the repository root, after a GPU build (for build-gpu/include/preduce/config.hpp):
 //   nvcc -O3 -std=c++20 -arch=sm_90 --expt-relaxed-constexpr -Iinclude -Ibuild-gpu/include \
@@ -51,7 +51,7 @@ using P = preduce::precision;
         }                                                                                                    \
     } while (0)
 
-enum class ending { pass, count, count_load, whole };
+enum class ending { count, count_load };
 
 // The library's in-launch tree cut short: count (fence, count, stop) or count_load (the last
 // CTA also reads every value back and stores one of them, not their tree).
@@ -80,7 +80,7 @@ __device__ __forceinline__ void short_tail(const R& r, det::value_t<Q, typename 
     if (threadIdx.x == 0) pc::store_whole(d_result, r.finish(det::result<Q, A>(s[0])));
 }
 
-// fixed_blocks_bulk (grid/fixed_order/bulk.cuh) with its ending E.
+// fixed_blocks_bulk (grid/fixed_order/bulk.cuh), copied so that its ending can be cut short (E).
 template <P Q, class R, ending E>
 __global__ void __launch_bounds__(fx::block_threads)
     bulk_copy_of(R r, const typename R::value_type* src, std::size_t n,
@@ -142,12 +142,8 @@ __global__ void __launch_bounds__(fx::block_threads)
         if (lane == 0) v[full] = value;
         stored = stored || lane == 0;
     }
-    if constexpr (E == ending::pass) return;
     __shared__ alignas(16) V fold_space[fx::fold_group<V>];
-    if constexpr (E == ending::whole)
-        fx::count_and_fold<Q>(r, v, m, start, end, stored, counters, d_result, fold_space);
-    else
-        short_tail<Q, R, E>(r, v, m, start, end, stored, counters, d_result, fold_space);
+    short_tail<Q, R, E>(r, v, m, start, end, stored, counters, d_result, fold_space);
 }
 
 template <P Q, class R, ending E>
@@ -206,15 +202,18 @@ void study(std::size_t n, int reps, const T* pool, std::size_t pool_n, T* d_out,
                         true, Q, {}});
         rows.push_back({p + "bulk", [=](std::size_t k) { fx::enqueue_reduce<Q>(r, at(k), n, d_out, s, 0, F::bulk); },
                         true, Q, {}});
-        rows.push_back({p + "bulk pass", [=](std::size_t k) { launch_copy<Q, R, ending::pass>(r, at(k), n, d_out, s); },
+        rows.push_back({p + "bulk pass", [=](std::size_t k) {
+                            using V = det::value_t<Q, T>;
+                            const auto ws = pc::counted_workspace_for(det::block_count(n) * sizeof(V), s, nullptr);
+                            fx::launch_blocks<Q>(r, at(k), n, 0, static_cast<V*>(ws.values), static_cast<T*>(nullptr),
+                                                 nullptr, s, 0, F::bulk);
+                        },
                         false, Q, {}});
         rows.push_back({p + "bulk count", [=](std::size_t k) { launch_copy<Q, R, ending::count>(r, at(k), n, d_out, s); },
                         false, Q, {}});
         rows.push_back({p + "bulk count+load",
                         [=](std::size_t k) { launch_copy<Q, R, ending::count_load>(r, at(k), n, d_out, s); }, false, Q,
                         {}});
-        rows.push_back({p + "bulk whole", [=](std::size_t k) { launch_copy<Q, R, ending::whole>(r, at(k), n, d_out, s); },
-                        true, Q, {}});
     };
     add(std::integral_constant<P, P::deterministic>{});
     add(std::integral_constant<P, P::compensated>{});
