@@ -18,7 +18,8 @@
 // From the repository root, after a GPU build (for build-gpu/include/preduce/config.hpp):
 //   nvcc -O3 -std=c++20 -arch=sm_90 --expt-relaxed-constexpr -Iinclude -Ibuild-gpu/include \
 //     -Ibackends/cuda/include bench/studies/fixed_order_tail.cu src/runtime/residence.cpp \
-//     backends/cuda/src/info.cpp -ldl -o fixed_order_tail && ./fixed_order_tail [REPS]
+//     backends/cuda/src/info.cpp -ldl -o fixed_order_tail && ./fixed_order_tail [REPS [odd]]
+// (odd: sizes off the powers of two instead, whose bits are the point).
 #include <cuda_runtime_api.h>
 
 #include <algorithm>
@@ -287,8 +288,14 @@ int main(int argc, char** argv) {
         for (auto& v : h) v = d(g);
         CK(cudaMemcpy(pool, h.data(), pool_bytes, cudaMemcpyHostToDevice));
     }
-    for (int lg : {20, 22, 24, 26})
-        study<float>(std::size_t{1} << lg, reps, static_cast<const float*>(pool), pool_bytes / sizeof(float),
+    // With a second argument: sizes off the powers of two (short last blocks and groups), for the bits.
+    const std::vector<std::size_t> sizes =
+        argc > 2 ? std::vector<std::size_t>{(std::size_t{1} << 20) + 3 * 4096 + 5, 3 * (std::size_t{1} << 22) + 77,
+                                            5 * (std::size_t{1} << 23) + 1, (std::size_t{1} << 26) - 4097}
+                 : std::vector<std::size_t>{std::size_t{1} << 20, std::size_t{1} << 22, std::size_t{1} << 24,
+                                            std::size_t{1} << 26};
+    for (const std::size_t n : sizes)
+        study<float>(n, reps, static_cast<const float*>(pool), pool_bytes / sizeof(float),
                      reinterpret_cast<float*>(d_out), s);
     {
         std::vector<double> h(pool_bytes / sizeof(double));
@@ -296,7 +303,7 @@ int main(int argc, char** argv) {
         for (auto& v : h) v = d(g);
         CK(cudaMemcpy(pool, h.data(), pool_bytes, cudaMemcpyHostToDevice));
     }
-    for (int lg : {20, 22, 24, 26})
-        study<double>(std::size_t{1} << lg, reps, static_cast<const double*>(pool), pool_bytes / sizeof(double), d_out, s);
+    for (const std::size_t n : sizes)
+        study<double>(n, reps, static_cast<const double*>(pool), pool_bytes / sizeof(double), d_out, s);
     return 0;
 }

@@ -452,7 +452,8 @@ TEMPLATE_TEST_CASE("the bulk pass opts in the kernel it launches, whichever file
     constexpr auto P = preduce::precision::deterministic;
     // 0 where this GPU runs no sm_90 code: then every launch below takes the one-lane form.
     const int wave =
-        fixed::bulk_wave(reinterpret_cast<const void*>(fixed::fixed_blocks_bulk<P, R>), fixed::bulk_shared_bytes<R>);
+        fixed::bulk_wave(reinterpret_cast<const void*>(fixed::fixed_blocks_bulk<P, R>), fixed::bulk_shared_bytes<R>,
+                         preduce::cuda::detail::current_device());
     INFO("bulk pass CTAs per wave: " << wave);
     const std::size_t n = (std::size_t{1} << 24) + 7;
     std::vector<T> x(n);

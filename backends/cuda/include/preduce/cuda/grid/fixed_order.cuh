@@ -106,11 +106,12 @@ int lanes_for(source_t<R> src, std::size_t n, block_pass form) {
     return units >= static_cast<std::size_t>(wave<P, R, C>()) * warps_per_cta ? C : 1;
 }
 
-// CTAs of a fixed_blocks_bulk wave over src (bulk_wave), 0 where it does not read src. It
-// reads it chosen or asked for, where R's arrays stream in its chunks (bulk_shape_v), each
-// is 16-byte aligned (what a bulk copy needs), and the device runs it.
+// CTAs of a fixed_blocks_bulk wave over src (bulk_wave) on `device` (the current one), 0
+// where it does not read src. It reads it chosen or asked for, where R's arrays stream in its
+// chunks (bulk_shape_v), each is 16-byte aligned (what a bulk copy needs), and the device
+// runs it.
 template <precision P, class R>
-int bulk_ctas(source_t<R> src, block_pass form, const void* kernel) {
+int bulk_ctas(source_t<R> src, block_pass form, const void* kernel, int device) {
     if constexpr (!bulk_shape_v<R>) {
         return 0;
     } else {
@@ -121,7 +122,7 @@ int bulk_ctas(source_t<R> src, block_pass form, const void* kernel) {
         } else {
             if (!aligned(src.first) || !aligned(src.second)) return 0;
         }
-        return bulk_wave(kernel, bulk_shared_bytes<R>);
+        return bulk_wave(kernel, bulk_shared_bytes<R>, device);
     }
 }
 
@@ -152,16 +153,18 @@ unsigned blocks_grid(std::size_t m, int grid) {
 }
 
 // Launches fixed_blocks over src[0, n) in the form lanes_for picks (counters: see
-// fixed_blocks; nullptr for the block values alone).
+// fixed_blocks; nullptr for the block values alone). device: the current device, -1 where
+// the caller has not asked (each cudaGetDevice is ~0.1 us on the caller's clock).
 template <precision P, class R>
 void launch_blocks(const R& r, source_t<R> src, std::size_t n, std::size_t base,
                    det::value_t<P, typename R::accumulator_type>* v, typename R::result_type* d_result,
-                   unsigned* counters, cudaStream_t stream, int grid, block_pass form) {
+                   unsigned* counters, cudaStream_t stream, int grid, block_pass form, int device = -1) {
     constexpr int C = vector_lanes<R>();
     const std::size_t m = det::block_count(n);
     if constexpr (bulk_shape_v<R>) {
         const auto kernel = fixed_blocks_bulk<P, R>;  // this translation unit's stub: bulk_wave opts it in
-        const auto wave = static_cast<std::size_t>(bulk_ctas<P, R>(src, form, reinterpret_cast<const void*>(kernel)));
+        const auto wave = static_cast<std::size_t>(bulk_ctas<P, R>(src, form, reinterpret_cast<const void*>(kernel),
+                                                                   device >= 0 ? device : current_device()));
         if (wave > 0) {
             // A CTA per SM (its warps' stages fill most of the shared memory), a share of the blocks each.
             const unsigned ctas = grid > 0 ? static_cast<unsigned>(grid) : static_cast<unsigned>(m < wave ? m : wave);
@@ -289,11 +292,12 @@ void enqueue_reduce(const R& r, source_t<R> src, std::size_t n, typename R::resu
     }
     const bool one_launch = m <= in_launch_max<V>();
     const std::size_t bytes = (m + (one_launch ? 0 : tree_scratch<V>(m))) * sizeof(V);
-    const counted_workspace ws = counted_workspace_for(bytes, stream, nullptr);
+    const int device = current_device();  // asked once for the workspace and the bulk pass's wave
+    const counted_workspace ws = counted_workspace_for(bytes, stream, nullptr, true, device);
     V* values = static_cast<V*>(ws.values);
     if (!one_launch) {
         launch_blocks<P>(r, src, n, 0, values, static_cast<typename R::result_type*>(nullptr), nullptr, stream, grid,
-                         form);
+                         form, device);
         enqueue_tree<P>(r, values, m, values + m, d_result, stream);
         return;
     }
@@ -308,13 +312,13 @@ void enqueue_reduce(const R& r, source_t<R> src, std::size_t n, typename R::resu
         std::size_t bulk = 0;
         if constexpr (bulk_shape_v<R>) {
             const auto kernel = fixed_blocks_bulk<P, R>;
-            bulk = static_cast<std::size_t>(bulk_ctas<P, R>(src, form, reinterpret_cast<const void*>(kernel)));
+            bulk = static_cast<std::size_t>(bulk_ctas<P, R>(src, form, reinterpret_cast<const void*>(kernel), device));
         }
         if (!bulk_beats_staged<P, R>(m, bulk) &&
             launch_staged<P>(r, src, n, m, values, d_result, ws.done, stream, bulk == 0))
             return;
     }
-    launch_blocks<P>(r, src, n, 0, values, d_result, ws.done, stream, grid, form);
+    launch_blocks<P>(r, src, n, 0, values, d_result, ws.done, stream, grid, form, device);
 }
 
 } // namespace preduce::cuda::detail::fixed

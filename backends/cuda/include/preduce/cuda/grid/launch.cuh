@@ -134,7 +134,7 @@ inline unsigned long long stream_key(cudaStream_t stream) {
 // the stream when the buffer is made, and every counted launch leaves it at 0. Buffers
 // are freed with cudaFree, which first waits for the work that may still use them: when
 // one grows, when the thread has used more streams than it keeps, and at thread exit.
-inline counted_workspace cached_workspace(std::size_t bytes, cudaStream_t stream) {
+inline counted_workspace cached_workspace(std::size_t bytes, cudaStream_t stream, int device) {
     struct entry {
         int device = -1;
         unsigned long long key = 0;
@@ -151,7 +151,6 @@ inline counted_workspace cached_workspace(std::size_t bytes, cudaStream_t stream
         }
     };
     thread_local cache c;
-    const int device = current_device();
     const unsigned long long key = stream_key(stream);
     bytes += counter_bytes;
     entry* slot = nullptr;
@@ -177,10 +176,11 @@ inline counted_workspace cached_workspace(std::size_t bytes, cudaStream_t stream
 }
 
 // The counted workspace of one launch on `stream`: the caller's, whose counter is zeroed on
-// the stream first when the launch counts (zero_counter), or this thread's cached one.
+// the stream first when the launch counts (zero_counter), or this thread's cached one on
+// `device` (the current device, where the caller has not just asked: -1).
 inline counted_workspace counted_workspace_for(std::size_t bytes, cudaStream_t stream, void* workspace,
-                                               bool zero_counter = true) {
-    if (workspace == nullptr) return cached_workspace(bytes, stream);
+                                               bool zero_counter = true, int device = -1) {
+    if (workspace == nullptr) return cached_workspace(bytes, stream, device >= 0 ? device : current_device());
     if (zero_counter)
         check(cudaMemsetAsync(workspace, 0, sizeof(unsigned), stream), "cudaMemsetAsync (workspace counter)");
     return split_workspace(workspace);

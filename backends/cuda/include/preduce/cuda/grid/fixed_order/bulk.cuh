@@ -169,8 +169,9 @@ __global__ void __launch_bounds__(block_threads)
 // shared memory; 0 where it cannot run there (no sm_90 code for the device, or not enough
 // shared memory). The opt-in belongs to the kernel as one .cu file registered it: nvcc gives
 // every file that instantiates a template kernel a host stub of its own, so the answer is kept
-// per stub address and device, and the caller passes the stub it launches.
-inline int bulk_wave(const void* kernel, std::size_t shared) {
+// per stub address and device, and the caller passes the stub it launches and the current
+// device.
+inline int bulk_wave(const void* kernel, std::size_t shared, int device) {
     struct known {
         const void* kernel;
         int device, blocks;
@@ -180,7 +181,6 @@ inline int bulk_wave(const void* kernel, std::size_t shared) {
     static std::array<known, 256> seen;
     static std::atomic<std::size_t> count{0};
     static std::mutex adding;
-    const int device = current_device();
     const auto find = [&](std::size_t entries) -> const known* {
         for (std::size_t i = 0; i < entries; ++i)
             if (seen[i].kernel == kernel && seen[i].device == device) return &seen[i];
