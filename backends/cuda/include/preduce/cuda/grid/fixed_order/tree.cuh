@@ -145,11 +145,7 @@ __device__ __forceinline__ det::value_t<P, A> fold_in_shared(det::value_t<P, A>*
 // CTA's shared memory s, by every thread of the CTA. A single group is the whole tree: its
 // finish(result(sum)) goes to *d_result. Else the group's value goes over v[g * fold_group],
 // and the CTA that folds the last of the groups (counters[0] counts them, and is set back to
-// 0) folds the group values and writes the result: up to 32 of them in warp 0's registers,
-// their tree by shuffles, without the trip through shared memory and the CTA's barriers
-// that more take (on an H200, GPU time: 0.4-0.8 us less where 2-8 groups end the tree, as
-// for 2^24 compensated floats and doubles and 2^26 floats; 0.2 us for 2^24 deterministic
-// doubles).
+// 0) folds the group values and writes the result.
 template <precision P, class R>
 __device__ __forceinline__ void fold_group_of(const R& r, det::value_t<P, typename R::accumulator_type>* v,
                                               std::size_t m, std::size_t g, unsigned* counters,
@@ -174,15 +170,7 @@ __device__ __forceinline__ void fold_group_of(const R& r, det::value_t<P, typena
     __syncthreads();
     if (!last) return;
     __threadfence();
-    det::value_t<P, A> sum;
-    if (groups <= 32) {
-        if (threadIdx.x >= 32) return;
-        const unsigned lane = threadIdx.x;
-        sum = block_tree_over_lanes<P, A>(lane < groups ? load_from_l2(v + lane * G) : det::value_t<P, A>{}, 0, 1,
-                                          groups);
-    } else {
-        sum = fold_in_shared<P, A>(s, [&](std::size_t i) { return v + i * G; }, groups);
-    }
+    const auto sum = fold_in_shared<P, A>(s, [&](std::size_t i) { return v + i * G; }, groups);
     if (threadIdx.x == 0) store_whole(d_result, r.finish(det::result<P, A>(sum)));
 }
 
