@@ -9,6 +9,8 @@
 #include <chrono>
 #include <cstddef>
 #include <cstdint>
+#include <numeric>
+#include <random>
 #include <string>
 #include <vector>
 
@@ -35,10 +37,12 @@ void time_calls(benchmark::State& st, std::size_t bytes, Call&& call) {
     st.SetBytesProcessed(static_cast<std::int64_t>(st.iterations()) * static_cast<std::int64_t>(bytes));
 }
 
-// Several candidates timed side by side: every iteration calls each once, starting from a
-// different one each time (so none always runs first), and the row reports each
-// candidate's median call as the counter "<name>_us". For comparisons within a few percent
-// (backend::automatic against every backend) on a machine whose speed drifts over seconds.
+// Several candidates timed side by side: every iteration calls each once, in an order drawn
+// afresh each time (so none always runs first, and none always runs after the same one: a
+// call can leave the caches, the driver or the host's threads busy for the next), and the
+// row reports each candidate's median call as the counter "<name>_us". For comparisons
+// within a few percent (backend::automatic against every backend) on a machine whose speed
+// drifts over seconds.
 template <class Call>
 struct candidate {
     std::string name;
@@ -51,18 +55,19 @@ void time_interleaved(benchmark::State& st, std::size_t bytes, std::vector<candi
     for (auto& c : candidates)
         for (int w = 0; w < 2; ++w) c.call(i++);
     std::vector<std::vector<double>> us(k);
-    std::size_t round = 0;
+    std::vector<std::size_t> order(k);
+    std::iota(order.begin(), order.end(), std::size_t{0});
+    std::minstd_rand draw(20261204u);  // the same orders in every run
     for (auto _ : st) {
+        std::shuffle(order.begin(), order.end(), draw);
         double total = 0;
-        for (std::size_t j = 0; j < k; ++j) {
-            const std::size_t c = (round + j) % k;
+        for (const std::size_t c : order) {
             const auto t0 = std::chrono::steady_clock::now();
             candidates[c].call(i++);
             const double s = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
             us[c].push_back(s * 1e6);
             total += s;
         }
-        ++round;
         st.SetIterationTime(total);
     }
     for (std::size_t c = 0; c < k; ++c) {

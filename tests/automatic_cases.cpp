@@ -44,7 +44,11 @@ private:
     std::string old_;
 };
 
-backend host_default() { return is_usable(backend::openmp) ? backend::openmp : backend::seq; }
+// The defaults' choice for host data (automatic.hpp): seq under 256 bytes read, else openmp
+// where it runs.
+backend host_default(std::size_t bytes = 4096) {
+    return bytes >= 256 && is_usable(backend::openmp) ? backend::openmp : backend::seq;
+}
 
 std::string two_rules(std::uint64_t below, const char* small, const char* large) {
     const std::string rules = "[{\"below_bytes\": " + std::to_string(below) + ", \"backend\": \"" + small +
@@ -95,6 +99,11 @@ TEST_CASE("without a calibration file, host data goes to the default backend", "
     CHECK(c.chosen == host_default());
     CHECK_THAT(c.reason, Catch::Contains("pageable host memory") && Catch::Contains("defaults") &&
                              Catch::Contains("no calibration file at " + none.path()));
+    // The small calls' rule: seq under 256 bytes (63 floats), the default from 256 (64).
+    CHECK(choose_automatic(v.data(), 63 * sizeof(float)).chosen == backend::seq);
+    CHECK(choose_automatic(v.data(), 64 * sizeof(float)).chosen == host_default(64 * sizeof(float)));
+    const auto x = random_values<float>(63, 5);
+    CHECK(same_bits(reduce(backend::automatic, x, sum), reduce(backend::seq, x, sum)));
     CHECK_THAT(describe(backend::automatic), Catch::Contains("no calibration file"));
     CHECK(current_calibration().source.rfind("defaults", 0) == 0);
 }
@@ -132,7 +141,7 @@ TEST_CASE("a rule naming a backend that cannot run here falls back to the defaul
     const calibration_file f(two_rules(1u << 20, std::string(name(missing)).c_str(), "seq"));
     const std::vector<float> v(16, 1.0f);
     const automatic_choice c = choose_automatic(v.data(), v.size() * sizeof(float));
-    CHECK(c.chosen == host_default());
+    CHECK(c.chosen == host_default(v.size() * sizeof(float)));
     CHECK_THAT(c.reason, Catch::Contains("not usable here"));
     CHECK(reduce(backend::automatic, v, sum) == 16.0f);
 }
@@ -168,7 +177,8 @@ TEST_CASE("a calibration file that is wrong means the defaults, with the reason"
         CHECK_THAT(c.source, Catch::StartsWith("defaults (calibration file " + f.path()) && Catch::Contains(why));
         CHECK_THAT(describe(backend::automatic), Catch::Contains(why));
         const std::vector<float> v(8, 1.0f);
-        CHECK(choose_automatic(v.data(), 32).chosen == host_default());
+        CHECK(choose_automatic(v.data(), 32).chosen == host_default(32));
+        CHECK(choose_automatic(v.data(), 4096).chosen == host_default(4096));
         CHECK(reduce(backend::automatic, v, sum) == 8.0f);
         CHECK_THROWS_AS(calibration_from_json(text, "x"), preduce::invalid_argument);
     }

@@ -23,11 +23,22 @@ namespace {
 
 constexpr std::uint64_t rest = std::numeric_limits<std::uint64_t>::max();
 
-backend default_host_backend() { return is_usable(backend::openmp) ? backend::openmp : backend::seq; }
+// The default rules (automatic.hpp), for pageable and pinned memory alike.
+std::vector<calibration_rule> default_rules() {
+    if (!is_usable(backend::openmp)) return {{rest, backend::seq}};
+    return {{256, backend::seq}, {rest, backend::openmp}};
+}
 
 calibration defaults(std::string why) {
-    const backend host = default_host_backend();
-    return {{{rest, host}}, {{rest, host}}, std::move(why)};
+    const std::vector<calibration_rule> rules = default_rules();
+    return {rules, rules, std::move(why)};
+}
+
+// Where the default rules send a call that reads `bytes` (seq and openmp are never passed over).
+backend default_host_backend(std::uint64_t bytes) {
+    for (const calibration_rule& r : default_rules())
+        if (bytes < r.below_bytes) return r.chosen;
+    return backend::seq;
 }
 
 std::string text_of_size(std::uint64_t bytes) {
@@ -99,7 +110,7 @@ decision decide(const void* data, std::size_t bytes, const options& opts) {
         }
         from = r.below_bytes;
     }
-    return {default_host_backend(), decision::fallback, pinned};
+    return {default_host_backend(bytes), decision::fallback, pinned};
 }
 
 } // namespace

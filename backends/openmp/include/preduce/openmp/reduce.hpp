@@ -127,8 +127,11 @@ typename R::result_type fast_order(const R& reducer, source_t<R> data, std::size
 
 template <precision P, class R>
 typename R::result_type reduce_source(source_t<R> data, std::size_t n, const R& reducer, const options& opts) {
-    if constexpr (P != precision::fast) return fixed_order<P>(reducer, data, n, thread_count(opts));
-    else return fast_order(reducer, data, n, thread_count(opts));
+    // Below min_parallel_elements one thread folds everything, so the team size is not
+    // asked for: the query is a call into the OpenMP runtime on the small calls' path.
+    const int threads = n < tuning::min_parallel_elements ? 1 : thread_count(opts);
+    if constexpr (P != precision::fast) return fixed_order<P>(reducer, data, n, threads);
+    else return fast_order(reducer, data, n, threads);
 }
 
 // One result per segment (detail/segments.hpp): host_simd/segments.hpp's tasks, shared by
