@@ -65,7 +65,7 @@ int main(int argc, char** argv) {
     const bool racy = argc > 2 && std::strcmp(argv[2], "racy") == 0;
     const bool alone = argc > 2 && std::strcmp(argv[2], "alone") == 0;
     if (ctas <= 0) {
-        std::fprintf(stderr, "usage: %s CTAS [racy]\n", argv[0]);
+        std::fprintf(stderr, "usage: %s CTAS [racy|alone]\n", argv[0]);
         return 2;
     }
     const std::size_t values = static_cast<std::size_t>(ctas) * parts * warps * eighth;

@@ -154,7 +154,7 @@ unsigned blocks_grid(std::size_t m, int grid) {
 
 // Launches fixed_blocks over src[0, n) in the form lanes_for picks (counters: see
 // fixed_blocks; nullptr for the block values alone). device: the current device, -1 where
-// the caller has not asked (each cudaGetDevice is ~0.1 us on the caller's clock).
+// the caller has not asked (each cudaGetDevice is a driver call on the caller's clock).
 template <precision P, class R>
 void launch_blocks(const R& r, source_t<R> src, std::size_t n, std::size_t base,
                    det::value_t<P, typename R::accumulator_type>* v, typename R::result_type* d_result,
