@@ -8,8 +8,9 @@
 //   choose          fixed::enqueue_reduce as the front end calls it
 //   staged / bulk   fixed::enqueue_reduce with that block-pass form forced (bulk: the whole
 //                   bulk form, its in-launch tree included)
+//   staged pass     the library's staged kernel storing its block values, no tree
 //   bulk pass       the library's bulk pass storing its block values, no tree
-//   bulk count      the copy: the pass, then each CTA fences and counts (the last one stops)
+//   bulk count      the copy: the pass, then each CTA counts (the last one stops)
 //   bulk count+load ... and the last CTA reads every block value back past L1
 // Each row: GPU time a launch (events around 64 back-to-back launches on rotating windows of a
 // 1 GiB pool) and host time (enqueue + stream synchronize, median of REPS interleaved calls).
@@ -54,27 +55,25 @@ using P = preduce::precision;
 
 enum class ending { count, count_load };
 
-// The library's in-launch tree cut short: count (fence, count, stop) or count_load (the last
+// The library's in-launch tree cut short: count (count, stop) or count_load (the last
 // CTA also reads every value back and stores one of them, not their tree).
 template <P Q, class R, ending E>
 __device__ __forceinline__ void short_tail(const R& r, det::value_t<Q, typename R::accumulator_type>* v, std::size_t m,
-                                           std::size_t b0, std::size_t b1, bool stored, unsigned* counters,
+                                           std::size_t b0, std::size_t b1, unsigned* counters,
                                            typename R::result_type* d_result,
                                            det::value_t<Q, typename R::accumulator_type>* s) {
     using A = typename R::accumulator_type;
     using V = det::value_t<Q, A>;
     __shared__ bool last;
     if (b0 >= b1) return;
-    if (stored) __threadfence();
     __syncthreads();
     if (threadIdx.x == 0) {
         const unsigned here = static_cast<unsigned>(b1 - b0);
-        last = atomicAdd(counters + 1, here) + here == m;
+        last = pc::count_acq_rel(counters + 1, here) + here == m;
         if (last) counters[1] = 0;
     }
     __syncthreads();
     if (!last || E != ending::count_load) return;
-    __threadfence();
     constexpr std::size_t G = fx::fold_group<V>;
     for (std::size_t i = threadIdx.x; i < m; i += fx::block_threads) s[i % G] = pc::load_from_l2(v + i);
     __syncthreads();
@@ -115,7 +114,6 @@ __global__ void __launch_bounds__(fx::block_threads)
                               bar + j % depth);
     };
     for (std::size_t j = 0; j < depth; ++j) fetch(j);
-    bool stored = false;
     V acc = det::zero<Q, A>(R::identity());
     for (std::size_t j = 0; j < total; ++j) {
         const std::size_t b = block_of(j), c = j % chunks;
@@ -135,16 +133,14 @@ __global__ void __launch_bounds__(fx::block_threads)
         if (c == chunks - 1) {
             acc = fx::lane_tree<Q, A>(acc);
             if (lane == 0) v[b] = acc;
-            stored = stored || lane == 0;
         }
     }
     if (full < m && full >= mine && full < end && (full - mine) % fx::warps_per_cta == 0) {
         const V value = fx::short_block<Q>(r, src, n, std::size_t{0}, full);
         if (lane == 0) v[full] = value;
-        stored = stored || lane == 0;
     }
     __shared__ alignas(16) V fold_space[fx::fold_group<V>];
-    short_tail<Q, R, E>(r, v, m, start, end, stored, counters, d_result, fold_space);
+    short_tail<Q, R, E>(r, v, m, start, end, counters, d_result, fold_space);
 }
 
 template <P Q, class R, ending E>
@@ -203,6 +199,15 @@ void study(std::size_t n, int reps, const T* pool, std::size_t pool_n, T* d_out,
                         true, Q, {}});
         rows.push_back({p + "bulk", [=](std::size_t k) { fx::enqueue_reduce<Q>(r, at(k), n, d_out, s, 0, F::bulk); },
                         true, Q, {}});
+        rows.push_back({p + "staged pass", [=](std::size_t k) {
+                            using V = det::value_t<Q, T>;
+                            const std::size_t m = det::block_count(n);
+                            const auto ws = pc::counted_workspace_for(m * sizeof(V), s, nullptr);
+                            if (m <= fx::in_launch_max<V>())
+                                fx::launch_staged<Q>(r, at(k), n, m, static_cast<V*>(ws.values), d_out, nullptr, s,
+                                                     false);
+                        },
+                        false, Q, {}});
         rows.push_back({p + "bulk pass", [=](std::size_t k) {
                             using V = det::value_t<Q, T>;
                             const auto ws = pc::counted_workspace_for(det::block_count(n) * sizeof(V), s, nullptr);

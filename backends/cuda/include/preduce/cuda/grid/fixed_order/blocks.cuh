@@ -170,12 +170,10 @@ __global__ void __launch_bounds__(block_threads)
     const std::size_t share = (units + gridDim.x - 1) / gridDim.x;
     const std::size_t start = static_cast<std::size_t>(blockIdx.x) * share < units ? blockIdx.x * share : units;
     const std::size_t end = start + share < units ? start + share : units;
-    bool stored = false;  // whether this thread stored a value
     for (std::size_t u = start + threadIdx.x / 32; u < end; u += warps_per_cta) {
         if (C > 1 && u * C >= full) {  // the C-lane form's short block
             const auto value = short_block<P>(r, src, n, base, full);
             if (lane == 0) v[full] = value;
-            stored = stored || lane == 0;
             continue;
         }
         const std::size_t b = u * C + sub;
@@ -183,11 +181,10 @@ __global__ void __launch_bounds__(block_threads)
         const auto value = C == 1 && b == full ? short_block<P>(r, src, n, base, b)
                                                : full_block<P, R, C>(r, src, base, b, c, live);
         if (c == 0 && live) v[b] = value;
-        stored = stored || (c == 0 && live);
     }
     if (counters == nullptr) return;
     __shared__ alignas(16) V fold_space[fold_group<V>];
-    count_and_fold<P>(r, v, m, first_block(start), first_block(end), stored, counters, d_result, fold_space);
+    count_and_fold<P>(r, v, m, first_block(start), first_block(end), counters, d_result, fold_space);
 }
 
 } // namespace preduce::cuda::detail::fixed

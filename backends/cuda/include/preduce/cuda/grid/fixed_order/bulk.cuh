@@ -127,7 +127,6 @@ __global__ void __launch_bounds__(block_threads)
                           bar + j % bulk_depth);
     };
     for (std::size_t j = 0; j < bulk_depth; ++j) fetch(j);
-    bool stored = false;
     V acc = det::zero<P, A>(R::identity());
     for (std::size_t j = 0; j < total; ++j) {
         const std::size_t b = block_of(j), c = j % chunks;
@@ -147,18 +146,16 @@ __global__ void __launch_bounds__(block_threads)
         if (c == chunks - 1) {
             acc = lane_tree<P, A>(acc);
             if (lane == 0) v[b] = acc;
-            stored = stored || lane == 0;
         }
     }
     // The short last block, from global memory, by the warp whose turn it is.
     if (full < m && full >= mine && full < end && (full - mine) % warps_per_cta == 0) {
         const V value = short_block<P>(r, src, n, base, full);
         if (lane == 0) v[full] = value;
-        stored = stored || lane == 0;
     }
     if (counters == nullptr) return;
     __shared__ alignas(16) V fold_space[fold_group<V>];
-    count_and_fold<P>(r, v, m, start, end, stored, counters, d_result, fold_space);
+    count_and_fold<P, R, true>(r, v, m, start, end, counters, d_result, fold_space);
 #else
     __trap();  // launched only where bulk_wave found a kernel compiled for sm_90 or later
 #endif

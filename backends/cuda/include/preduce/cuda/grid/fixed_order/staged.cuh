@@ -107,8 +107,8 @@ __global__ void __launch_bounds__(block_threads, staged_ctas_per_sm<P>)
         if (lane == 0 && gridDim.x == 1) store_whole(d_result, r.finish(det::result<P, A>(acc)));
         else if (lane == 0) v[b] = acc;
     }
-    if (gridDim.x == 1) return;
-    count_and_fold<P>(r, v, gridDim.x, b, b + 1, threadIdx.x == 0, counters, d_result, reinterpret_cast<V*>(raw));
+    if (gridDim.x == 1 || counters == nullptr) return;  // no counters: the block values alone
+    count_and_fold<P>(r, v, gridDim.x, b, b + 1, counters, d_result, reinterpret_cast<V*>(raw));
 }
 
 } // namespace preduce::cuda::detail::fixed

@@ -141,12 +141,45 @@ __device__ __forceinline__ det::value_t<P, A> fold_in_shared(det::value_t<P, A>*
     return tree_in_shared<P, A, block_threads, fold_group<det::value_t<P, A>>>(s, count);
 }
 
+// fold_in_shared of the contiguous values p[0, count) (count <= fold_group, p 16-byte
+// aligned): the group's 16 KiB in 16-byte loads, a thread's four all in flight before its
+// first store to s, one trip to L2 where the scalar loop makes up to four. The four loads
+// take 16 registers, which the kernels that keep eight or six CTAs an SM (32 or 40 registers
+// a thread) do not have: the staged kernel spilled 48-80 bytes with it and lost 0.5 us at
+// 2^20 floats on an H200. The bulk pass (one CTA an SM) has them: on the H200 its compensated
+// sums of 2^22-2^26 elements took 0.15-1.3 us less GPU time, the deterministic ones within
+// 0.2 us either way (bench/results/h200-count-acq-rel-study.md, C against D).
+template <precision P, class A>
+__device__ __forceinline__ det::value_t<P, A> fold_run_in_shared(det::value_t<P, A>* s, const det::value_t<P, A>* p,
+                                                                std::size_t count) {
+    using V = det::value_t<P, A>;
+    constexpr std::size_t c = sizeof(uint4) / sizeof(V);  // values of a load
+    constexpr int loads = static_cast<int>(fold_group<V> / c / block_threads);
+    static_assert(sizeof(uint4) % sizeof(V) == 0 && loads * c * block_threads == fold_group<V>);
+    const std::size_t whole = count / c;  // loads that hold no value past count
+    const uint4* from = reinterpret_cast<const uint4*>(p);
+    uint4 w[loads];
+#pragma unroll
+    for (int k = 0; k < loads; ++k) {
+        const std::size_t i = threadIdx.x + static_cast<std::size_t>(k) * block_threads;
+        if (i < whole) w[k] = __ldcg(from + i);
+    }
+#pragma unroll
+    for (int k = 0; k < loads; ++k) {
+        const std::size_t i = threadIdx.x + static_cast<std::size_t>(k) * block_threads;
+        if (i < whole) reinterpret_cast<uint4*>(s)[i] = w[k];
+    }
+    for (std::size_t i = whole * c + threadIdx.x; i < count; i += block_threads) s[i] = load_from_l2(p + i);
+    return tree_in_shared<P, A, block_threads, fold_group<V>>(s, count);
+}
+
 // Folds group g of v[0, m) (fold_group values each, the last one possibly short) in the
 // CTA's shared memory s, by every thread of the CTA. A single group is the whole tree: its
 // finish(result(sum)) goes to *d_result. Else the group's value goes over v[g * fold_group],
 // and the CTA that folds the last of the groups (counters[0] counts them, and is set back to
-// 0) folds the group values and writes the result.
-template <precision P, class R>
+// 0) folds the group values and writes the result. VectorLoads: read the group with
+// fold_run_in_shared (v 16-byte aligned), else with fold_in_shared's scalar loop.
+template <precision P, class R, bool VectorLoads>
 __device__ __forceinline__ void fold_group_of(const R& r, det::value_t<P, typename R::accumulator_type>* v,
                                               std::size_t m, std::size_t g, unsigned* counters,
                                               det::value_t<P, typename R::accumulator_type>* s,
@@ -156,60 +189,58 @@ __device__ __forceinline__ void fold_group_of(const R& r, det::value_t<P, typena
     __shared__ bool last;
     const std::size_t groups = (m + G - 1) / G;
     const std::size_t size = m - g * G < G ? m - g * G : G;
-    const auto value = fold_in_shared<P, A>(s, [&](std::size_t i) { return v + g * G + i; }, size);
+    det::value_t<P, A> value;
+    if constexpr (VectorLoads) value = fold_run_in_shared<P, A>(s, v + g * G, size);
+    else value = fold_in_shared<P, A>(s, [&](std::size_t i) { return v + g * G + i; }, size);
     if (groups == 1) {
         if (threadIdx.x == 0) store_whole(d_result, r.finish(det::result<P, A>(value)));
         return;
     }
     if (threadIdx.x == 0) {
         v[g * G] = value;  // the group's first value: read by no one else any more
-        __threadfence();
-        last = atomicAdd(counters, 1u) + 1 == groups;
+        last = count_acq_rel(counters, 1u) + 1 == groups;
         if (last) counters[0] = 0;
     }
-    __syncthreads();
+    __syncthreads();  // the other group values, acquired by thread 0, for every thread
     if (!last) return;
-    __threadfence();
     const auto sum = fold_in_shared<P, A>(s, [&](std::size_t i) { return v + i * G; }, groups);
     if (threadIdx.x == 0) store_whole(d_result, r.finish(det::result<P, A>(sum)));
 }
 
 // The in-launch block tree, after a CTA of block_threads threads stored the values of its
-// blocks [b0, b1) (stored: whether this thread stored one): the CTA counts them per group of
-// fold_group<V> (counters[1 + g]; the CTA that completes a group sets it back to 0), one
-// group per thread at a time, lists the groups it completes and folds them (fold_group_of)
-// in s, fold_group<V> values of the CTA's shared memory (16-byte aligned). Every thread of
-// the CTA calls it.
-template <precision P, class R>
+// blocks [b0, b1): the CTA counts them per group of fold_group<V> (counters[1 + g], with
+// count_acq_rel; the CTA that completes a group sets it back to 0), one group per thread at
+// a time, lists the groups it completes and folds them (fold_group_of<P, R, VectorLoads>) in
+// s, fold_group<V> values of the CTA's shared memory (16-byte aligned). Every thread of the
+// CTA calls it.
+template <precision P, class R, bool VectorLoads = false>
 __device__ __forceinline__ void count_and_fold(const R& r, det::value_t<P, typename R::accumulator_type>* v,
-                                               std::size_t m, std::size_t b0, std::size_t b1, bool stored,
-                                               unsigned* counters, typename R::result_type* d_result,
+                                               std::size_t m, std::size_t b0, std::size_t b1, unsigned* counters,
+                                               typename R::result_type* d_result,
                                                det::value_t<P, typename R::accumulator_type>* s) {
     using V = det::value_t<P, typename R::accumulator_type>;
     constexpr std::size_t G = fold_group<V>;
     __shared__ unsigned done_count;
     __shared__ std::size_t done[block_threads];
     if (b0 >= b1) return;
-    if (stored) __threadfence();  // the stores of v are visible to every SM before they are counted
     const std::size_t g0 = b0 / G, groups_here = (b1 - 1) / G - g0 + 1;
     for (std::size_t k0 = 0; k0 < groups_here; k0 += block_threads) {
         if (threadIdx.x == 0) done_count = 0;
-        __syncthreads();  // every store of the CTA (and the last round's folds) before the count
+        __syncthreads();  // every store of the CTA (and the last round's folds) before it is counted
         const std::size_t g = g0 + k0 + threadIdx.x;
         if (k0 + threadIdx.x < groups_here) {
             const std::size_t lo = b0 > g * G ? b0 : g * G, hi = b1 < (g + 1) * G ? b1 : (g + 1) * G;
             const std::size_t here = hi - lo;
             const std::size_t size = m - g * G < G ? m - g * G : G;
-            if (atomicAdd(counters + 1 + g, static_cast<unsigned>(here)) + here == size) {
+            if (count_acq_rel(counters + 1 + g, static_cast<unsigned>(here)) + here == size) {
                 counters[1 + g] = 0;  // every value of the group is counted: free for the next launch
                 done[atomicAdd(&done_count, 1u)] = g;
             }
         }
-        __syncthreads();
+        __syncthreads();  // the values of the groups completed here (their counters acquired them), for all
         const unsigned count = done_count;
-        if (count > 0) __threadfence();
         for (unsigned j = 0; j < count; ++j) {
-            fold_group_of<P>(r, v, m, done[j], counters, s, d_result);
+            fold_group_of<P, R, VectorLoads>(r, v, m, done[j], counters, s, d_result);
             __syncthreads();  // s is free again
         }
         __syncthreads();  // every thread has read done_count before the next round clears it
