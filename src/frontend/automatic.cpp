@@ -23,16 +23,17 @@ namespace {
 
 constexpr std::uint64_t rest = std::numeric_limits<std::uint64_t>::max();
 
-// The default rules (automatic.hpp), for pageable and pinned memory alike.
-std::vector<calibration_rule> default_rules() {
-    if (!is_usable(backend::openmp)) return {{rest, backend::seq}};
-    return {{256, backend::seq}, {rest, backend::openmp}};
+// The default rules (automatic.hpp), for pageable and pinned memory alike: made once (which
+// backends run does not change while the process runs), so the fallback below allocates
+// nothing on a call's path.
+const std::vector<calibration_rule>& default_rules() {
+    static const std::vector<calibration_rule> rules =
+        is_usable(backend::openmp) ? std::vector<calibration_rule>{{256, backend::seq}, {rest, backend::openmp}}
+                                   : std::vector<calibration_rule>{{rest, backend::seq}};
+    return rules;
 }
 
-calibration defaults(std::string why) {
-    const std::vector<calibration_rule> rules = default_rules();
-    return {rules, rules, std::move(why)};
-}
+calibration defaults(std::string why) { return {default_rules(), default_rules(), std::move(why)}; }
 
 // Where the default rules send a call that reads `bytes` (seq and openmp are never passed over).
 backend default_host_backend(std::uint64_t bytes) {

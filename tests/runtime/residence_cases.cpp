@@ -6,27 +6,18 @@
 #include <catch2/catch.hpp>
 
 #include <dlfcn.h>
-#include <link.h>
 
-#include <cstring>
 #include <vector>
 
 #include "preduce/detail/residence.hpp"
 #include "preduce/preduce.hpp"
 
 namespace {
-int find_libcuda(dl_phdr_info* info, std::size_t, void* found) {
-    const char* path = info->dlpi_name;
-    const char* slash = path != nullptr ? std::strrchr(path, '/') : nullptr;
-    const char* base = slash != nullptr ? slash + 1 : path;
-    if (base == nullptr || std::strncmp(base, "libcuda.so", 10) != 0) return 0;
-    *static_cast<bool*>(found) = true;
-    return 1;
-}
+// Whether the real driver is loaded already (its soname; the stand-in's file is libcuda.so).
 bool libcuda_loaded() {
-    bool found = false;
-    dl_iterate_phdr(find_libcuda, &found);
-    return found;
+    void* lib = dlopen("libcuda.so.1", RTLD_LAZY | RTLD_NOLOAD);
+    if (lib != nullptr) dlclose(lib);  // NOLOAD took a reference
+    return lib != nullptr;
 }
 } // namespace
 
