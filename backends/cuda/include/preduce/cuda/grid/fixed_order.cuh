@@ -23,7 +23,9 @@
 //    tree_group<V> values in shared memory, for block values computed in parts (host
 //    staging, several GPUs).
 //  - fixed_blocks_bulk (sm_90 and later, 16-byte aligned arrays): the one-lane form's blocks
-//    and adds, its warps streaming their blocks through shared memory by bulk copies.
+//    and adds, its warps streaming their blocks through shared memory by bulk copies. Its
+//    CTAs take aligned power-of-two shares of the blocks, whole subtrees of the block tree,
+//    and fold them themselves, so its in-launch tree is one round over the shares' values.
 //  - With no more blocks than one wave of CTAs, fixed_blocks_staged gives each block a CTA
 //    whose eight warps load it (whole, or half of it at a time for doubles) while warp 0
 //    adds the eighths that have arrived (the same adds, one trip to memory per load), then
@@ -166,8 +168,10 @@ void launch_blocks(const R& r, source_t<R> src, std::size_t n, std::size_t base,
         const auto wave = static_cast<std::size_t>(bulk_ctas<P, R>(src, form, reinterpret_cast<const void*>(kernel),
                                                                    device >= 0 ? device : current_device()));
         if (wave > 0) {
-            // A CTA per SM (its warps' stages fill most of the shared memory), a share of the blocks each.
-            const unsigned ctas = grid > 0 ? static_cast<unsigned>(grid) : static_cast<unsigned>(m < wave ? m : wave);
+            // A CTA per SM (its warps' stages fill most of the shared memory), a share of the
+            // blocks each: as many as the shares of a wave (bulk_share) fill.
+            const std::size_t share = bulk_share(m, wave);
+            const unsigned ctas = grid > 0 ? static_cast<unsigned>(grid) : static_cast<unsigned>((m + share - 1) / share);
             launch_shared("fixed_blocks_bulk launch", kernel, ctas, block_threads, bulk_shared_bytes<R>,
                           stream, r, src, n, base, v, d_result, counters);
             return;

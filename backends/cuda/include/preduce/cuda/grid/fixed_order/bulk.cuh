@@ -22,11 +22,15 @@
 namespace preduce::cuda::detail::fixed {
 
 // The bulk form of the block pass (sm_90 and later): the blocks of fixed_blocks' one-lane
-// form, the same shares (CTA c the c-th even share of the m blocks, its warp w the blocks
-// start + w, start + w + 8, ...) and the same adds in the same order, but each warp streams
-// its full blocks through shared memory: chunks of bulk_rows<R> rows (32 elements of each
-// array a row), bulk_depth of them per warp in flight by bulk copies (bulk_copy.cuh), and
-// lane j adds element j of each row of a chunk in turn. Kernel studies on an H200 (the
+// form and the same adds in the same order, but each warp streams its full blocks through
+// shared memory: chunks of bulk_rows<R> rows (32 elements of each array a row), bulk_depth
+// of them per warp in flight by bulk copies (bulk_copy.cuh), and lane j adds element j of
+// each row of a chunk in turn. CTA c takes the blocks [c * share, (c + 1) * share), share a
+// power of two (bulk_share), its warp w the blocks start + w, start + w + 8, ...; so a
+// CTA's blocks are an aligned subtree of the block tree, which with the in-launch tree the
+// CTA folds itself, in shared memory: only the shares' values then meet in the last round
+// (hand_on), one count and one read of them where groups of fold_group took two of each
+// from 2 groups up. Kernel studies on an H200 (the
 // deterministic float sum, host clock, against the fast sum): 0.95-0.98 of it at 2^25-2^28
 // where fixed_blocks ran at 0.91-0.95, the same or better at 2^20-2^24 and for doubles and
 // dot; warps taking blocks grid-stride lost 20-50%. The compensated sums, once the block
@@ -92,6 +96,15 @@ __device__ __forceinline__ typename R::value_type bulk_value(const unsigned char
     }
 }
 
+// Blocks of each CTA of a bulk pass of m blocks on `ctas` CTAs: the power of two at or above
+// an even share (the CTAs past the last share have none).
+__host__ __device__ constexpr std::size_t bulk_share(std::size_t m, std::size_t ctas) {
+    const std::size_t even = (m + ctas - 1) / ctas;
+    std::size_t share = 1;
+    while (share < even) share *= 2;
+    return share;
+}
+
 template <precision P, class R>
 __global__ void __launch_bounds__(block_threads)
     fixed_blocks_bulk(R r, source_t<R> src, std::size_t n, std::size_t base,
@@ -113,10 +126,19 @@ __global__ void __launch_bounds__(block_threads)
     }
     __syncwarp();
 
+    constexpr std::size_t G = fold_group<V>;
+    __shared__ alignas(16) V fold_space[G];
     const std::size_t m = det::block_count(n), full = n / det::block;
-    const std::size_t share = (m + gridDim.x - 1) / gridDim.x;
+    const std::size_t share = bulk_share(m, gridDim.x), shares = (m + share - 1) / share;
     const std::size_t start = static_cast<std::size_t>(blockIdx.x) * share < m ? blockIdx.x * share : m;
     const std::size_t end = start + share < m ? start + share : m;
+    // The CTA folds its share itself where the share's values and the shares' values each
+    // fit fold_space; else its block values go to v for count_and_fold's groups.
+    const bool own_tree = counters != nullptr && share <= G && shares <= G;
+    const auto keep = [&](std::size_t b, const V& value) {
+        if (own_tree) fold_space[b - start] = value;
+        else v[b] = value;
+    };
     const std::size_t mine = start + warp, end_full = end < full ? end : full;
     // Chunk j of this warp: chunk j % chunks of block mine + (j / chunks) * warps_per_cta.
     const std::size_t total = mine < end_full ? (end_full - mine + warps_per_cta - 1) / warps_per_cta * chunks : 0;
@@ -145,17 +167,23 @@ __global__ void __launch_bounds__(block_threads)
         fetch(j + bulk_depth);
         if (c == chunks - 1) {
             acc = lane_tree<P, A>(acc);
-            if (lane == 0) v[b] = acc;
+            if (lane == 0) keep(b, acc);
         }
     }
     // The short last block, from global memory, by the warp whose turn it is.
     if (full < m && full >= mine && full < end && (full - mine) % warps_per_cta == 0) {
         const V value = short_block<P>(r, src, n, base, full);
-        if (lane == 0) v[full] = value;
+        if (lane == 0) keep(full, value);
     }
     if (counters == nullptr) return;
-    __shared__ alignas(16) V fold_space[fold_group<V>];
-    count_and_fold<P, R, true>(r, v, m, start, end, counters, d_result, fold_space);
+    if (!own_tree) {
+        count_and_fold<P, R, true>(r, v, m, start, end, counters, d_result, fold_space);
+        return;
+    }
+    if (start >= end) return;
+    const V value = tree_in_shared<P, A, block_threads, G>(fold_space, end - start);
+    hand_on<P>(r, value, v + blockIdx.x, shares, counters,
+               [&] { return fold_run_in_shared<P, A>(fold_space, v, shares); }, d_result);
 #else
     __trap();  // launched only where bulk_wave found a kernel compiled for sm_90 or later
 #endif

@@ -76,12 +76,16 @@ __device__ __forceinline__ det::value_t<P, A> chunk_tree(const det::value_t<P, A
 // The block tree's levels above nodes held one per lane, the node of lane l covering values
 // [(base + l) * span, ...): adjacent nodes merge by shuffles, the left one on the left (not
 // lane_tree's order, which is the lanes' tree of a block); lane 0 ends with their subtree.
+// The levels whose right node for lane 0 starts at or past count merge nothing into lane 0
+// (nor do the levels above them), so the warp stops there: a fold of few values takes only
+// the levels it has.
 template <precision P, class A>
 __device__ __forceinline__ det::value_t<P, A> block_tree_over_lanes(det::value_t<P, A> acc, std::size_t base,
                                                                    std::size_t span, std::size_t count) {
     const unsigned lane = threadIdx.x % 32;
 #pragma unroll
     for (unsigned w = 1; w < 32; w *= 2) {
+        if ((base + w) * span >= count) break;  // the same for the whole warp
         const det::value_t<P, A> right = shfl_down<P, A>(acc, w);
         if (lane % (2 * w) == 0 && (base + lane + w) * span < count) acc = det::merge<P, A>(acc, right);
     }
@@ -96,7 +100,7 @@ __device__ __forceinline__ det::value_t<P, A> block_tree_over_lanes(det::value_t
 // 16 bytes of it at a time and two such chunks a step (few registers: the block passes
 // that end with this tree keep their occupancy), the lanes of a warp merge the runs by
 // shuffles, and warp 0 merges the warps'. Two barriers in all, where a level at a time
-// through shared memory took two per level.
+// through shared memory took two per level; one where every value is in warp 0's runs.
 template <precision P, class A, int Threads, std::size_t G>
 __device__ __forceinline__ det::value_t<P, A> tree_in_shared(const det::value_t<P, A>* s, std::size_t count) {
     using V = det::value_t<P, A>;
@@ -125,6 +129,7 @@ __device__ __forceinline__ det::value_t<P, A> tree_in_shared(const det::value_t<
     }
     acc = block_tree_over_lanes<P, A>(acc, static_cast<std::size_t>(warp) * 32, q, count);
     if constexpr (warps > 1) {
+        if (count <= 32 * q) return acc;  // warp 0 held them all: lane 0 has the tree
         if (lane == 0) warp_value[warp] = acc;
         __syncthreads();
         if (warp == 0) acc = block_tree_over_lanes<P, A>(lane < warps ? warp_value[lane] : V{}, 0, 32 * q, count);
@@ -173,12 +178,38 @@ __device__ __forceinline__ det::value_t<P, A> fold_run_in_shared(det::value_t<P,
     return tree_in_shared<P, A, block_threads, fold_group<V>>(s, count);
 }
 
+// The last round of an in-launch tree, after a CTA folded node i of the `nodes` nodes of
+// one level of the block tree (aligned subtrees, whose own tree is the rest of the block
+// tree); value is thread 0's. A single node is the whole tree: its finish(result(value))
+// goes to *d_result. Else thread 0 stores the value at *slot and counts it at *counter
+// (count_acq_rel; the last count sets it back to 0), and the CTA that counts the last node
+// folds the nodes' values (fold_nodes(), their tree by the whole CTA, thread 0's the value)
+// and writes the result. Every thread of the CTA calls it.
+template <precision P, class R, class Fold>
+__device__ __forceinline__ void hand_on(const R& r, const det::value_t<P, typename R::accumulator_type>& value,
+                                        det::value_t<P, typename R::accumulator_type>* slot, std::size_t nodes,
+                                        unsigned* counter, Fold fold_nodes, typename R::result_type* d_result) {
+    using A = typename R::accumulator_type;
+    __shared__ bool last;
+    if (nodes == 1) {
+        if (threadIdx.x == 0) store_whole(d_result, r.finish(det::result<P, A>(value)));
+        return;
+    }
+    if (threadIdx.x == 0) {
+        *slot = value;
+        last = count_acq_rel(counter, 1u) + 1 == nodes;
+        if (last) *counter = 0;
+    }
+    __syncthreads();  // the other nodes' values, acquired by thread 0, for every thread
+    if (!last) return;
+    const auto sum = fold_nodes();
+    if (threadIdx.x == 0) store_whole(d_result, r.finish(det::result<P, A>(sum)));
+}
+
 // Folds group g of v[0, m) (fold_group values each, the last one possibly short) in the
-// CTA's shared memory s, by every thread of the CTA. A single group is the whole tree: its
-// finish(result(sum)) goes to *d_result. Else the group's value goes over v[g * fold_group],
-// and the CTA that folds the last of the groups (counters[0] counts them, and is set back to
-// 0) folds the group values and writes the result. VectorLoads: read the group with
-// fold_run_in_shared (v 16-byte aligned), else with fold_in_shared's scalar loop.
+// CTA's shared memory s, by every thread of the CTA, and hands its value on (hand_on: the
+// group values over v[g * fold_group], counted at counters[0]). VectorLoads: read the group
+// with fold_run_in_shared (v 16-byte aligned), else with fold_in_shared's scalar loop.
 template <precision P, class R, bool VectorLoads>
 __device__ __forceinline__ void fold_group_of(const R& r, det::value_t<P, typename R::accumulator_type>* v,
                                               std::size_t m, std::size_t g, unsigned* counters,
@@ -186,25 +217,14 @@ __device__ __forceinline__ void fold_group_of(const R& r, det::value_t<P, typena
                                               typename R::result_type* d_result) {
     using A = typename R::accumulator_type;
     constexpr std::size_t G = fold_group<det::value_t<P, A>>;
-    __shared__ bool last;
     const std::size_t groups = (m + G - 1) / G;
     const std::size_t size = m - g * G < G ? m - g * G : G;
     det::value_t<P, A> value;
     if constexpr (VectorLoads) value = fold_run_in_shared<P, A>(s, v + g * G, size);
     else value = fold_in_shared<P, A>(s, [&](std::size_t i) { return v + g * G + i; }, size);
-    if (groups == 1) {
-        if (threadIdx.x == 0) store_whole(d_result, r.finish(det::result<P, A>(value)));
-        return;
-    }
-    if (threadIdx.x == 0) {
-        v[g * G] = value;  // the group's first value: read by no one else any more
-        last = count_acq_rel(counters, 1u) + 1 == groups;
-        if (last) counters[0] = 0;
-    }
-    __syncthreads();  // the other group values, acquired by thread 0, for every thread
-    if (!last) return;
-    const auto sum = fold_in_shared<P, A>(s, [&](std::size_t i) { return v + i * G; }, groups);
-    if (threadIdx.x == 0) store_whole(d_result, r.finish(det::result<P, A>(sum)));
+    // The group's first value is read by no one else any more: its slot takes the group's.
+    hand_on<P>(r, value, v + g * G, groups, counters,
+               [&] { return fold_in_shared<P, A>(s, [&](std::size_t i) { return v + i * G; }, groups); }, d_result);
 }
 
 // The in-launch block tree, after a CTA of block_threads threads stored the values of its
