@@ -203,7 +203,7 @@ void study(std::size_t n, int reps, const T* pool, std::size_t pool_n, T* d_out,
                             using V = det::value_t<Q, T>;
                             const std::size_t m = det::block_count(n);
                             const auto ws = pc::counted_workspace_for(m * sizeof(V), s, nullptr);
-                            if (m <= fx::in_launch_max<V>())
+                            if (m <= fx::fold_group<V>)
                                 fx::launch_staged<Q>(r, at(k), n, m, static_cast<V*>(ws.values), d_out, nullptr, s,
                                                      false);
                         },

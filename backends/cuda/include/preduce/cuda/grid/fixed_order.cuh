@@ -29,7 +29,7 @@
 //  - With no more blocks than one wave of CTAs, fixed_blocks_staged gives each block a CTA
 //    whose eight warps load it (whole, or half of it at a time for doubles) while warp 0
 //    adds the eighths that have arrived (the same adds, one trip to memory per load), then
-//    the same in-launch tree. A single block (n <= 4096) is one CTA of as many warps as its
+//    the tree's one round (its blocks are one group). A single block (n <= 4096) is one CTA of as many warps as its
 //    values fill, which writes the result itself: no workspace, no tree, no wave to look up.
 //
 // The kernels live in fixed_order/ (blocks.cuh, bulk.cuh, staged.cuh, and tree.cuh for the
@@ -72,16 +72,18 @@ std::size_t staged_wave() {
         one_wave(cache, fixed_blocks_staged<P, R, S>, block_threads, std::numeric_limits<int>::max()));
 }
 
-// Launches fixed_blocks_staged over src[0, n) (m blocks, at most in_launch_max<V>()), in
-// parts of staged_part<A> values: a single block in one CTA of staged_threads (values and
-// counters unused, may be null), more in CTAs of block_threads. one_wave_only: launch
-// nothing where its m CTAs do not fit one wave. Returns whether it launched.
+// Launches fixed_blocks_staged over src[0, n) (m blocks), in parts of staged_part<A>
+// values: a single block in one CTA of staged_threads (values and counters unused, may be
+// null), more in CTAs of block_threads. It launches nothing for more blocks than one group
+// of the tree (fold_group<V>), nor, with one_wave_only, where its m CTAs do not fit one
+// wave. Returns whether it launched.
 template <precision P, class R>
 bool launch_staged(const R& r, source_t<R> src, std::size_t n, std::size_t m,
                    det::value_t<P, typename R::accumulator_type>* values, typename R::result_type* d_result,
                    unsigned* counters, cudaStream_t stream, bool one_wave_only) {
     using A = typename R::accumulator_type;
     constexpr std::size_t S = staged_part<A>;
+    if (m > fold_group<det::value_t<P, A>>) return false;
     if (one_wave_only && m > 1 && m > staged_wave<P, R, S>()) return false;
     const unsigned threads = m == 1 ? staged_threads<A>(n) : static_cast<unsigned>(block_threads);
     launch("fixed_blocks_staged launch", fixed_blocks_staged<P, R, S>, static_cast<unsigned>(m), threads, stream, r,
@@ -92,7 +94,7 @@ bool launch_staged(const R& r, source_t<R> src, std::size_t n, std::size_t m,
 // The form of the block pass: fixed_blocks' one-lane or vector form, fixed_blocks_bulk, or
 // fixed_blocks_staged. choose lets the input decide (enqueue_reduce, lanes_for, bulk_ctas);
 // the others force one, for tests and studies, where it can run (else the one-lane form;
-// staged runs where the tree is folded in the same launch). Every form gives the same values.
+// staged runs where its blocks are one group of the tree). Every form gives the same values.
 enum class block_pass { choose, one_lane, vector, bulk, staged };
 
 // Which form of fixed_blocks reads src[0, n): the C-lane vector form (C = vector_lanes<R>)
@@ -305,10 +307,8 @@ void enqueue_reduce(const R& r, source_t<R> src, std::size_t n, typename R::resu
         enqueue_tree<P>(r, values, m, values + m, d_result, stream);
         return;
     }
-    if (grid <= 0 && form == block_pass::staged) {
-        launch_staged<P>(r, src, n, m, values, d_result, ws.done, stream, false);
+    if (grid <= 0 && form == block_pass::staged && launch_staged<P>(r, src, n, m, values, d_result, ws.done, stream, false))
         return;
-    }
     if (grid <= 0 && form == block_pass::choose) {
         // The staged kernel while its CTAs fit one wave, unless the bulk pass runs and reads
         // the blocks faster (bulk_beats_staged). Up to two blocks for each bulk CTA (one an

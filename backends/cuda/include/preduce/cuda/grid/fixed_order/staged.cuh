@@ -39,8 +39,8 @@ constexpr unsigned staged_threads(std::size_t count) {
 }
 
 // The whole reduction of src[0, n) into *d_result in one launch, a CTA per block: m CTAs
-// (m blocks, at most in_launch_max<V>() of them), then the in-launch tree (count_and_fold,
-// counters 0 at launch). The block goes through in parts of S = staged_part<A> values; each
+// (m blocks, at most fold_group<V> of them: one group of the tree), then the tree in one
+// round (hand_on, counters 0 at launch). The block goes through in parts of S = staged_part<A> values; each
 // of the CTA's 8 warps loads an eighth of a part, the rows
 // [w*S/256, (w+1)*S/256) of the lanes' order (lane j adds value j + 32k for k = 0, 1, ...),
 // and warp 0 adds them in that order: its own eighth straight from its registers, each other
@@ -101,14 +101,19 @@ __global__ void __launch_bounds__(block_threads, staged_ctas_per_sm<P>)
         else part_adds(std::false_type{}, first + part, static_cast<unsigned>(count - part));
         if (part + S < count) __syncthreads();  // warp 0 has read the stage before the next part overwrites it
     }
-    if (warp == 0) {
-        acc = lane_tree<P, A>(acc);
-        // One block: the tree of its one value is that value, finished here.
-        if (lane == 0 && gridDim.x == 1) store_whole(d_result, r.finish(det::result<P, A>(acc)));
-        else if (lane == 0) v[b] = acc;
+    if (warp == 0) acc = lane_tree<P, A>(acc);
+    if (gridDim.x > 1 && counters == nullptr) {  // the block values alone
+        if (threadIdx.x == 0) v[b] = acc;
+        return;
     }
-    if (gridDim.x == 1 || counters == nullptr) return;  // no counters: the block values alone
-    count_and_fold<P>(r, v, gridDim.x, b, b + 1, counters, d_result, reinterpret_cast<V*>(raw));
+    // The block values are one group of the tree (gridDim.x <= fold_group<V>): its CTAs hand
+    // their values on, and the last folds them (after the barrier in hand_on, which warp 0,
+    // the stage's last reader, reaches after its adds). One block: its value is the tree,
+    // finished here (no workspace: v and counters may be null).
+    hand_on<P>(r, acc, v + b, gridDim.x, counters,
+               [&] { return fold_in_shared<P, A>(reinterpret_cast<V*>(raw), [&](std::size_t i) { return v + i; },
+                                                 gridDim.x); },
+               d_result);
 }
 
 } // namespace preduce::cuda::detail::fixed
