@@ -28,12 +28,11 @@ namespace preduce::cuda::detail::fixed {
 // each row of a chunk in turn. CTA c takes the blocks [c * share, (c + 1) * share), share a
 // power of two (bulk_share), its warp w the blocks start + w, start + w + 8, ...; so a
 // CTA's blocks are an aligned subtree of the block tree, which with the in-launch tree the
-// CTA folds itself, in shared memory: only the shares' values then meet in the last round
-// (hand_on), one count and one read of them where groups of fold_group took two of each
-// from 2 groups up. Kernel studies on an H200 (the
-// deterministic float sum, host clock, against the fast sum): 0.95-0.98 of it at 2^25-2^28
-// where fixed_blocks ran at 0.91-0.95, the same or better at 2^20-2^24 and for doubles and
-// dot; warps taking blocks grid-stride lost 20-50%. The compensated sums, once the block
+// CTA folds itself, in shared memory: only the shares' values then meet, in one round of
+// the tree (hand_on: one count, one read of them) whatever the number of blocks. Kernel
+// studies on an H200 (the deterministic float sum, host clock, against the fast sum):
+// 0.95-0.98 of it at 2^25-2^28 where fixed_blocks ran at 0.91-0.95, the same or better at
+// 2^20-2^24 and for doubles and dot; warps taking blocks grid-stride lost 20-50%. The compensated sums, once the block
 // tree no longer held the pass's registers (tree.cuh), gained too: the float sum at 2^22 /
 // 2^26 / 2^28 went from 0.90 / 0.89 / 0.94 of the fast sum to 0.94 / 0.92 / 0.96 (the
 // benchmark's forms/ rows).

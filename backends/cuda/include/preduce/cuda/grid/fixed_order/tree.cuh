@@ -178,9 +178,9 @@ __device__ __forceinline__ det::value_t<P, A> fold_run_in_shared(det::value_t<P,
     return tree_in_shared<P, A, block_threads, fold_group<V>>(s, count);
 }
 
-// The last round of an in-launch tree, after a CTA folded node i of the `nodes` nodes of
-// one level of the block tree (aligned subtrees, whose own tree is the rest of the block
-// tree); value is thread 0's. A single node is the whole tree: its finish(result(value))
+// The last round of an in-launch tree, after a CTA folded one of the `nodes` nodes of one
+// level of the block tree (aligned subtrees, whose own tree is the rest of the block tree)
+// into value (thread 0's); slot is that node's place among the nodes' values. A single node is the whole tree: its finish(result(value))
 // goes to *d_result. Else thread 0 stores the value at *slot and counts it at *counter
 // (count_acq_rel; the last count sets it back to 0), and the CTA that counts the last node
 // folds the nodes' values (fold_nodes(), their tree by the whole CTA, thread 0's the value)
