@@ -29,8 +29,9 @@
 //  - With no more blocks than one wave of CTAs, fixed_blocks_staged gives each block a CTA
 //    whose eight warps load it (whole, or half of it at a time for doubles) while warp 0
 //    adds the eighths that have arrived (the same adds, one trip to memory per load), then
-//    the tree's one round (its blocks are one group). A single block (n <= 4096) is one CTA of as many warps as its
-//    values fill, which writes the result itself: no workspace, no tree, no wave to look up.
+//    the tree's one round (its blocks are one group). A single block (n <= 4096) is one CTA
+//    of as many warps as its values fill, which writes the result itself: no workspace, no
+//    tree, no wave to look up.
 //
 // The kernels live in fixed_order/ (blocks.cuh, bulk.cuh, staged.cuh, and tree.cuh for the
 // lane and block trees); this file picks the form for an input and launches it.
