@@ -422,9 +422,11 @@ TEMPLATE_TEST_CASE("precision::deterministic and compensated: the host reference
     // (600, 1500, 2049 and 3000 take 2, 3, 5 and 6 of the 8 eighths of 512 floats, and 3,
     // 6, 8 and 8 of 256 doubles, whose block takes two parts from 2049 on). The last one has
     // 8195 block values: 3 to 9 groups of the in-launch block tree (fold_group values each,
-    // the last one short), and more than one group of fixed_tree's launches, which the
-    // pageable path's staging uses, for every value type (8192 floats, 4096 doubles, 2048
-    // compensated pairs).
+    // the last one short) in the one-lane and vector forms; in the bulk form, power-of-two
+    // shares of 16 to 2048 blocks that each CTA folds itself on 1000, 132 and 7 CTAs (on 7
+    // for compensated pairs, and on 1, a share outgrows a CTA's fold and the groups return);
+    // and more than one group of fixed_tree's launches, which the pageable path's staging
+    // uses, for every value type (8192 floats, 4096 doubles, 2048 compensated pairs).
     const std::size_t fixed_sizes[] = {0,    1,    31,   32,   33,     600,     1500,          2049,    3000,
                                        4095, 4096, 4097, 8191, 8193,   100003,  1 << 20,       (1 << 22) + 5,
                                        3000017, (1 << 25) + 3 * 4096 + 7};
