@@ -149,9 +149,9 @@ void fixed_case(const R& r, preduce::source_t<R> host, preduce::source_t<R> devi
             CHECK(same_bits<R>(to_host(d_out), want));
         }
     // A CTA per block (the staged form), in as many waves as n needs up to a group of the
-    // tree's values (past that the form falls back to the one-lane form), and its in-launch tree,
-    // on the input and on the input one element in; before each, as above, a reduction of
-    // other values (the other of the two) through the same workspace.
+    // tree's values (past that the form falls back to the one-lane form), and its in-launch
+    // tree, on the input and on the input one element in; before each, as above, a reduction
+    // of other values (the other of the two) through the same workspace.
     const Result shifted = n > 1 ? preduce::detail::det::reduce_serial<P>(r, host + 1, n - 1) : want;
     for (const std::size_t offset : {std::size_t{0}, std::size_t{1}}) {
         if (n <= offset) continue;

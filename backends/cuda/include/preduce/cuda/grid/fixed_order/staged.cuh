@@ -40,8 +40,8 @@ constexpr unsigned staged_threads(std::size_t count) {
 
 // The whole reduction of src[0, n) into *d_result in one launch, a CTA per block: m CTAs
 // (m blocks, at most fold_group<V> of them: one group of the tree), then the tree in one
-// round (hand_on, counters 0 at launch). The block goes through in parts of S = staged_part<A> values; each
-// of the CTA's 8 warps loads an eighth of a part, the rows
+// round (hand_on, counters 0 at launch). The block goes through in parts of S =
+// staged_part<A> values; each of the CTA's 8 warps loads an eighth of a part, the rows
 // [w*S/256, (w+1)*S/256) of the lanes' order (lane j adds value j + 32k for k = 0, 1, ...),
 // and warp 0 adds them in that order: its own eighth straight from its registers, each other
 // warp's from shared memory once that warp has put it there (a named barrier per eighth,
