@@ -53,6 +53,12 @@ def load(path):
     return rows
 
 
+def us_text(x):
+    # Microseconds to three decimals below 1 us (host calls of a few ns to a few hundred),
+    # two above.
+    return f"{x:.3f}" if x < 1 else f"{x:.2f}"
+
+
 def log2(n):
     return f"2^{int(n).bit_length() - 1}"
 
@@ -124,7 +130,7 @@ def per_backend(rows):
         print("| n | " + " | ".join(names) + " |")
         print("|---|" + "---|" * len(names))
         for n in sorted(by_n):
-            print(f"| {log2(n)} | " + " | ".join(f"{by_n[n][b]:.2f}" if b in by_n[n] else "-" for b in names) + " |")
+            print(f"| {log2(n)} | " + " | ".join(us_text(by_n[n][b]) if b in by_n[n] else "-" for b in names) + " |")
 
 
 def automatic(rows):
@@ -157,8 +163,8 @@ def automatic(rows):
             ratio = r["auto"] / others[best]
             worst = max(worst, ratio)
             slowest = "yes" if len(others) > 1 and r["auto"] > max(others.values()) else "no"
-            cells = " | ".join(f"{r[b]:.2f}" if b in r else "-" for b in names)
-            print(f"| {log2(n)} | {cells} | {r['auto']:.2f} | {best} | {ratio:.2f} | {slowest} |")
+            cells = " | ".join(us_text(r[b]) if b in r else "-" for b in names)
+            print(f"| {log2(n)} | {cells} | {us_text(r['auto'])} | {best} | {ratio:.2f} | {slowest} |")
     print(f"\nworst auto / best over the grid: {worst:.2f}")
 
 

@@ -142,8 +142,18 @@ TEST_CASE("a rule naming a backend that cannot run here falls back to the defaul
     const std::vector<float> v(16, 1.0f);
     const automatic_choice c = choose_automatic(v.data(), v.size() * sizeof(float));
     CHECK(c.chosen == host_default(v.size() * sizeof(float)));
-    CHECK_THAT(c.reason, Catch::Contains("not usable here"));
+    CHECK_THAT(c.reason, Catch::Contains(std::string(name(missing)) + " for 0 B to 1 MiB") &&
+                             Catch::Contains("not usable here"));
     CHECK(reduce(backend::automatic, v, sum) == 16.0f);
+    // The defaults stand in over the unusable rule's whole range, each of their own ranges
+    // inside it as they would without a file; the next rule takes over where it ends.
+    for (const std::size_t bytes : {std::size_t{255}, std::size_t{256}, std::size_t{4096}, (std::size_t{1} << 20) - 1}) {
+        INFO(bytes);
+        CHECK(choose_automatic(v.data(), bytes).chosen == host_default(bytes));
+    }
+    const automatic_choice next = choose_automatic(v.data(), std::size_t{1} << 20);
+    CHECK(next.chosen == backend::seq);
+    CHECK_THAT(next.reason, Catch::Contains("seq from 1 MiB up") && !Catch::Contains("not usable"));
 }
 
 TEST_CASE("a calibration file that is wrong means the defaults, with the reason", "[frontend][automatic][errors]") {

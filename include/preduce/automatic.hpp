@@ -5,7 +5,8 @@
 //     managed memory when cuda is usable (the GPU reads it in place);
 //   - host memory (pageable, or pinned by CUDA) goes to the backend of the rule that
 //     covers the call's bytes: from a calibration file when one is found, else from the
-//     defaults below. A rule whose backend is not usable here is passed over.
+//     defaults below. Over the range of a rule whose backend is not usable here, the
+//     defaults decide.
 // Every built-in operation reads its input once and is memory-bound, so one crossover per
 // residency, in bytes read, serves every operation and element type; `preduce --calibrate`
 // measures the crossovers on the machine (sum of float32, median call on the host clock).

@@ -1,6 +1,7 @@
 // backend::automatic (preduce/automatic.hpp): the calibration it reads, and the choice.
 #include "preduce/automatic.hpp"
 
+#include <algorithm>
 #include <atomic>
 #include <cstdlib>
 #include <fstream>
@@ -24,8 +25,7 @@ namespace {
 constexpr std::uint64_t rest = std::numeric_limits<std::uint64_t>::max();
 
 // The default rules (automatic.hpp), for pageable and pinned memory alike: made once (which
-// backends run does not change while the process runs), so the fallback below allocates
-// nothing on a call's path.
+// backends run does not change while the process runs).
 const std::vector<calibration_rule>& default_rules() {
     static const std::vector<calibration_rule> rules =
         is_usable(backend::openmp) ? std::vector<calibration_rule>{{256, backend::seq}, {rest, backend::openmp}}
@@ -34,13 +34,6 @@ const std::vector<calibration_rule>& default_rules() {
 }
 
 calibration defaults(std::string why) { return {default_rules(), default_rules(), std::move(why)}; }
-
-// Where the default rules send a call that reads `bytes` (seq and openmp are never passed over).
-backend default_host_backend(std::uint64_t bytes) {
-    for (const calibration_rule& r : default_rules())
-        if (bytes < r.below_bytes) return r.chosen;
-    return backend::seq;
-}
 
 std::string text_of_size(std::uint64_t bytes) {
     const char* units[] = {"B", "KiB", "MiB", "GiB", "TiB"};
@@ -70,48 +63,91 @@ calibration load() {
     }
 }
 
+// One range of bytes read, and the backend that runs calls reading that many from host
+// memory: calls reading fewer than `below` bytes (and at least the range before's).
+struct piece {
+    std::uint64_t below;
+    backend chosen;
+    std::size_t rule;  // the calibration rule it serves (its index)
+    bool stands_in;    // the default, in place of a rule whose backend cannot run here
+};
+
+// A calibration as the choice reads it: its rules made into pieces once, when it is loaded, with
+// a rule whose backend cannot run here replaced by the default rules over its range. So the
+// choice on a call's path only compares the bytes with a few bounds and asks no backend
+// whether it runs (which backends run does not change while the process runs).
+struct in_use {
+    calibration rules;
+    std::vector<piece> pageable;
+    std::vector<piece> pinned;
+};
+
+std::vector<piece> pieces_of(const std::vector<calibration_rule>& rules) {
+    std::vector<piece> out;
+    std::uint64_t from = 0;
+    for (std::size_t i = 0; i < rules.size(); ++i) {
+        const calibration_rule& r = rules[i];
+        if (is_usable(r.chosen)) {
+            out.push_back({r.below_bytes, r.chosen, i, false});
+        } else {
+            // Each default rule's range, cut to this rule's [from, below_bytes).
+            std::uint64_t default_from = 0;
+            for (const calibration_rule& d : default_rules()) {
+                if (std::max(default_from, from) < std::min(d.below_bytes, r.below_bytes))
+                    out.push_back({std::min(d.below_bytes, r.below_bytes), d.chosen, i, true});
+                default_from = d.below_bytes;
+            }
+        }
+        from = r.below_bytes;
+    }
+    return out;
+}
+
 // The calibration in use, read on first use. A reload publishes a new one and keeps the
 // old alive (a call may still be reading it): reloads are rare, so the few kept are noise.
 std::mutex lock;
-std::atomic<const calibration*> loaded{nullptr};
-std::vector<std::unique_ptr<const calibration>> kept;
+std::atomic<const in_use*> loaded{nullptr};
+std::vector<std::unique_ptr<const in_use>> kept;
 
-const calibration& current() {
-    if (const calibration* c = loaded.load(std::memory_order_acquire)) return *c;
+[[gnu::noinline]] const in_use& load_now() {
     const std::lock_guard<std::mutex> guard(lock);
-    if (const calibration* c = loaded.load(std::memory_order_relaxed)) return *c;
-    kept.push_back(std::make_unique<const calibration>(load()));
+    if (const in_use* c = loaded.load(std::memory_order_relaxed)) return *c;
+    calibration rules = load();
+    auto pageable = pieces_of(rules.pageable);
+    auto pinned = pieces_of(rules.pinned);
+    kept.push_back(std::make_unique<const in_use>(in_use{std::move(rules), std::move(pageable), std::move(pinned)}));
     loaded.store(kept.back().get(), std::memory_order_release);
     return *kept.back();
+}
+
+const in_use& current() {
+    if (const in_use* c = loaded.load(std::memory_order_acquire)) [[likely]]
+        return *c;
+    return load_now();
 }
 
 // What automatic decides, without the words (route() needs only `chosen`).
 struct decision {
     backend chosen;
-    enum { device, options, managed, rule, fallback } why;
+    enum { device, options, managed, rule } why;
     bool pinned = false;
-    std::uint64_t from = 0;  // the rule's range [from, below_bytes)
-    const calibration_rule* by = nullptr;
-    const calibration* source = nullptr;
+    const piece* by = nullptr;  // for a rule: the piece whose range holds the call's bytes
+    const in_use* source = nullptr;
 };
 
 decision decide(const void* data, std::size_t bytes, const options& opts) {
     using detail::memory_kind;
     const memory_kind where = data != nullptr && bytes != 0 ? detail::locate(data) : memory_kind::host;
-    if (where == memory_kind::device) return {backend::cuda, decision::device};
-    if (opts.stream != nullptr || opts.gpus != 1) return {backend::cuda, decision::options};
+    if (where == memory_kind::device) [[unlikely]]
+        return {backend::cuda, decision::device};
+    if (opts.stream != nullptr || opts.gpus != 1) [[unlikely]]
+        return {backend::cuda, decision::options};
     if (where == memory_kind::managed && is_usable(backend::cuda)) return {backend::cuda, decision::managed};
     const bool pinned = where == memory_kind::pinned;
-    const calibration& c = current();
-    std::uint64_t from = 0;
-    for (const calibration_rule& r : pinned ? c.pinned : c.pageable) {
-        if (bytes < r.below_bytes) {
-            if (is_usable(r.chosen)) return {r.chosen, decision::rule, pinned, from, &r, &c};
-            break;  // its backend cannot run here: the default below
-        }
-        from = r.below_bytes;
-    }
-    return {default_host_backend(bytes), decision::fallback, pinned};
+    const in_use& c = current();
+    const piece* p = pinned ? c.pinned.data() : c.pageable.data();
+    while (bytes >= p->below && p->below != rest) ++p;  // the last piece is below `rest`
+    return {p->chosen, decision::rule, pinned, p, &c};
 }
 
 } // namespace
@@ -124,7 +160,7 @@ std::string calibration_path() {
     return "";
 }
 
-calibration current_calibration() { return current(); }
+calibration current_calibration() { return current().rules; }
 
 void reload_calibration() {
     const std::lock_guard<std::mutex> guard(lock);
@@ -144,17 +180,20 @@ automatic_choice choose_automatic(const void* data, std::size_t bytes, const opt
     case decision::device: return {d.chosen, "CUDA device memory: only the GPU can read it"};
     case decision::options: return {d.chosen, "the options name a CUDA stream or several GPUs"};
     case decision::managed: return {d.chosen, "CUDA managed memory: the GPU reads it in place"};
-    case decision::rule: {
-        const std::string range = d.by->below_bytes == rest
-                                      ? "from " + text_of_size(d.from) + " up"
-                                      : text_of_size(d.from) + " to " + text_of_size(d.by->below_bytes);
-        return {d.chosen, std::string(d.pinned ? "pinned" : "pageable") + " host memory, " + text_of_size(bytes) +
-                              " read: " + std::string(name(d.chosen)) + " for " + range + ", by " + d.source->source};
+    case decision::rule: break;
     }
-    case decision::fallback: break;
-    }
-    return {d.chosen, "host memory: the calibrated backend is not usable here, so the default, " +
-                          std::string(name(d.chosen))};
+    const std::vector<calibration_rule>& rules = d.pinned ? d.source->rules.pinned : d.source->rules.pageable;
+    const calibration_rule& rule = rules[d.by->rule];
+    const std::uint64_t from = d.by->rule == 0 ? 0 : rules[d.by->rule - 1].below_bytes;
+    const std::string range = rule.below_bytes == rest ? "from " + text_of_size(from) + " up"
+                                                       : "for " + text_of_size(from) + " to " + text_of_size(rule.below_bytes);
+    const std::string where =
+        std::string(d.pinned ? "pinned" : "pageable") + " host memory, " + text_of_size(bytes) + " read: ";
+    if (d.by->stands_in)
+        return {d.chosen, where + std::string(name(rule.chosen)) + " " + range + " by " + d.source->rules.source +
+                              ", which is not usable here (" + unusable_reason(rule.chosen) + "), so the default, " +
+                              std::string(name(d.chosen))};
+    return {d.chosen, where + std::string(name(d.chosen)) + " " + range + ", by " + d.source->rules.source};
 }
 
 #if PREDUCE_HAVE_JSON
