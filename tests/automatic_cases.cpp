@@ -3,6 +3,10 @@
 // gives exactly what the chosen backend gives. Device and managed memory: tests/cuda.
 #include <catch2/catch.hpp>
 
+#include <fcntl.h>
+#include <unistd.h>
+
+#include <algorithm>
 #include <cstdint>
 #include <cstdio>
 #include <cstdlib>
@@ -106,6 +110,56 @@ TEST_CASE("without a calibration file, host data goes to the default backend", "
     CHECK(same_bits(reduce(backend::automatic, x, sum), reduce(backend::seq, x, sum)));
     CHECK_THAT(describe(backend::automatic), Catch::Contains("no calibration file"));
     CHECK(current_calibration().source.rfind("defaults", 0) == 0);
+    // $PREDUCE_CALIBRATION named this file: its absence is worth a warning.
+    CHECK_THAT(current_calibration().warning,
+               Catch::Contains("no calibration file at " + none.path()) && Catch::Contains("$PREDUCE_CALIBRATION"));
+}
+
+TEST_CASE("without the per-user cache file, the defaults apply and nothing warns", "[frontend][automatic]") {
+    // No $PREDUCE_CALIBRATION, and a cache folder without preduce/calibration.json in it: the
+    // state of every machine before preduce --calibrate.
+    const calibration_file scope("", "preduce_test_unused.json");
+    std::string old_cache;
+    if (const char* c = std::getenv("XDG_CACHE_HOME")) old_cache = c;
+    const std::string folder = std::string(std::getenv("TMPDIR") != nullptr ? std::getenv("TMPDIR") : "/tmp");
+    ::unsetenv("PREDUCE_CALIBRATION");
+    ::setenv("XDG_CACHE_HOME", (folder + "/preduce_test_no_cache").c_str(), 1);
+    reload_calibration();
+    CHECK(calibration_path() == folder + "/preduce_test_no_cache/preduce/calibration.json");
+    const calibration c = current_calibration();
+    CHECK_THAT(c.source, Catch::StartsWith("defaults (no calibration file at " + calibration_path()));
+    CHECK(c.warning.empty());
+    const std::vector<float> v(1000, 1.0f);
+    CHECK(choose_automatic(v.data(), v.size() * sizeof(float)).chosen == host_default());
+    if (old_cache.empty()) ::unsetenv("XDG_CACHE_HOME");
+    else ::setenv("XDG_CACHE_HOME", old_cache.c_str(), 1);
+}
+
+TEST_CASE("a calibration file that cannot be used warns once on stderr", "[frontend][automatic][errors]") {
+    const calibration_file f("{\"format\": \"preduce-calibration/1\", \"pageable\": []}");
+    // stderr into a file while the calibration is read (the first use after a reload).
+    const std::string captured = f.path() + ".stderr";
+    std::fflush(stderr);
+    const int saved = ::dup(2);
+    REQUIRE(saved >= 0);
+    const int to = ::open(captured.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0600);
+    REQUIRE(to >= 0);
+    ::dup2(to, 2);
+    const std::vector<float> v(64, 1.0f);
+    const float first = reduce(backend::automatic, v, sum);
+    const float second = reduce(backend::automatic, v, sum);
+    std::fflush(stderr);
+    ::dup2(saved, 2);
+    ::close(saved);
+    ::close(to);
+    CHECK(first == 64.0f);
+    CHECK(second == 64.0f);
+    std::ifstream in(captured);
+    const std::string text((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+    std::remove(captured.c_str());
+    CHECK_THAT(text, Catch::StartsWith("preduce: warning: calibration file " + f.path()) &&
+                         Catch::Contains("pageable is not a non-empty list") && Catch::Contains("uses its defaults"));
+    CHECK(std::count(text.begin(), text.end(), '\n') == 1);  // once, not per call
 }
 
 TEST_CASE("a calibration file's rules choose by bytes read", "[frontend][automatic]") {
@@ -113,6 +167,7 @@ TEST_CASE("a calibration file's rules choose by bytes read", "[frontend][automat
     const calibration_file f(two_rules(4096, "seq", std::string(name(large)).c_str()));
     CHECK(current_calibration().source == "calibration file " + f.path());
     CHECK_THAT(describe(backend::automatic), Catch::Contains(f.path()));
+    CHECK(current_calibration().warning.empty());
     const std::vector<float> v(4096, 1.0f);
     // 1023 floats: 4092 bytes, under the crossover; 1024: 4096 bytes, the next rule's.
     const automatic_choice small = choose_automatic(v.data(), 1023 * sizeof(float));
@@ -185,6 +240,7 @@ TEST_CASE("a calibration file that is wrong means the defaults, with the reason"
         const calibration_file f(text);
         const calibration c = current_calibration();
         CHECK_THAT(c.source, Catch::StartsWith("defaults (calibration file " + f.path()) && Catch::Contains(why));
+        CHECK_THAT(c.warning, Catch::StartsWith("calibration file " + f.path()) && Catch::Contains(why));
         CHECK_THAT(describe(backend::automatic), Catch::Contains(why));
         const std::vector<float> v(8, 1.0f);
         CHECK(choose_automatic(v.data(), 32).chosen == host_default(32));

@@ -15,7 +15,10 @@
 // from $PREDUCE_CALIBRATION when set, else $XDG_CACHE_HOME/preduce/calibration.json, else
 // $HOME/.cache/preduce/calibration.json. A missing file means the defaults; a file that
 // cannot be read or parsed also means the defaults, and describe(backend::automatic) and
-// every choice's reason say why.
+// every choice's reason say why. Where a file should have been used and was not (it cannot
+// be read or parsed, or $PREDUCE_CALIBRATION names one that does not exist), reading it also
+// writes one warning line to stderr and sets calibration::warning; the per-user cache file's
+// absence, the state before any preduce --calibrate, warns nowhere.
 //
 // Defaults: host calls reading under 256 bytes go to seq, larger ones to openmp when it is
 // usable (its inputs under 32K elements run on the calling thread), else to seq. Below 64
@@ -62,7 +65,8 @@ struct calibration_rule {
 struct calibration {
     std::vector<calibration_rule> pageable;
     std::vector<calibration_rule> pinned;
-    std::string source;  // "defaults", or the file they were read from
+    std::string source;   // "defaults", or the file they were read from
+    std::string warning;  // why a calibration file was not used, where one should have been
 };
 
 // Where the calibration file is looked for (see the top of this file).

@@ -3,7 +3,9 @@
 
 #include <algorithm>
 #include <atomic>
+#include <cstdio>
 #include <cstdlib>
+#include <filesystem>
 #include <fstream>
 #include <limits>
 #include <memory>
@@ -33,7 +35,9 @@ const std::vector<calibration_rule>& default_rules() {
     return rules;
 }
 
-calibration defaults(std::string why) { return {default_rules(), default_rules(), std::move(why)}; }
+calibration defaults(std::string why, std::string warning = "") {
+    return {default_rules(), default_rules(), std::move(why), std::move(warning)};
+}
 
 std::string text_of_size(std::uint64_t bytes) {
     const char* units[] = {"B", "KiB", "MiB", "GiB", "TiB"};
@@ -49,17 +53,45 @@ std::string text_of_size(std::uint64_t bytes) {
     return s.str();
 }
 
+// Where the calibration file is looked for, and whether the caller named it ($PREDUCE_CALIBRATION).
+struct file_to_read {
+    std::string path;
+    bool named;
+};
+
+file_to_read where_to_look() {
+    if (const char* p = std::getenv("PREDUCE_CALIBRATION"); p != nullptr && *p != '\0') return {p, true};
+    if (const char* p = std::getenv("XDG_CACHE_HOME"); p != nullptr && *p != '\0')
+        return {std::string(p) + "/preduce/calibration.json", false};
+    if (const char* p = std::getenv("HOME"); p != nullptr && *p != '\0')
+        return {std::string(p) + "/.cache/preduce/calibration.json", false};
+    return {"", false};
+}
+
+// The file's calibration, or the defaults with the reason. A file that exists but cannot be
+// used, and a file named by $PREDUCE_CALIBRATION that does not exist, also give a warning;
+// the per-user cache file's absence is the normal state before preduce --calibrate, and gives
+// none.
 calibration load() {
-    const std::string path = calibration_path();
-    if (path.empty()) return defaults("defaults (no $PREDUCE_CALIBRATION, $XDG_CACHE_HOME or $HOME to find a file)");
-    std::ifstream in(path);
-    if (!in) return defaults("defaults (no calibration file at " + path + "; preduce --calibrate writes one)");
+    const file_to_read file = where_to_look();
+    if (file.path.empty()) return defaults("defaults (no $PREDUCE_CALIBRATION, $XDG_CACHE_HOME or $HOME to find a file)");
+    std::error_code ec;
+    if (!std::filesystem::exists(file.path, ec)) {
+        const std::string at = "no calibration file at " + file.path;
+        const std::string how = "; preduce --calibrate writes one";
+        return defaults("defaults (" + at + how + ")", file.named ? at + " (named by $PREDUCE_CALIBRATION)" + how : "");
+    }
+    std::ifstream in(file.path);
+    if (!in.is_open()) {
+        const std::string why = "calibration file " + file.path + " cannot be opened";
+        return defaults("defaults (" + why + ")", why);
+    }
     std::stringstream text;
     text << in.rdbuf();
     try {
-        return calibration_from_json(text.str(), path);
+        return calibration_from_json(text.str(), file.path);
     } catch (const std::exception& e) {
-        return defaults(std::string("defaults (") + e.what() + ")");
+        return defaults(std::string("defaults (") + e.what() + ")", e.what());
     }
 }
 
@@ -113,6 +145,8 @@ std::vector<std::unique_ptr<const in_use>> kept;
     const std::lock_guard<std::mutex> guard(lock);
     if (const in_use* c = loaded.load(std::memory_order_relaxed)) return *c;
     calibration rules = load();
+    if (!rules.warning.empty())
+        std::fprintf(stderr, "preduce: warning: %s; backend::automatic uses its defaults\n", rules.warning.c_str());
     auto pageable = pieces_of(rules.pageable);
     auto pinned = pieces_of(rules.pinned);
     kept.push_back(std::make_unique<const in_use>(in_use{std::move(rules), std::move(pageable), std::move(pinned)}));
@@ -152,13 +186,7 @@ decision decide(const void* data, std::size_t bytes, const options& opts) {
 
 } // namespace
 
-std::string calibration_path() {
-    if (const char* p = std::getenv("PREDUCE_CALIBRATION"); p != nullptr && *p != '\0') return p;
-    if (const char* p = std::getenv("XDG_CACHE_HOME"); p != nullptr && *p != '\0')
-        return std::string(p) + "/preduce/calibration.json";
-    if (const char* p = std::getenv("HOME"); p != nullptr && *p != '\0') return std::string(p) + "/.cache/preduce/calibration.json";
-    return "";
-}
+std::string calibration_path() { return where_to_look().path; }
 
 calibration current_calibration() { return current().rules; }
 

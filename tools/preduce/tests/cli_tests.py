@@ -67,13 +67,18 @@ def write(name, data):
 # ---------------------------------------------------------------- running
 
 # backend::automatic reads a calibration file from $PREDUCE_CALIBRATION or the user's cache:
-# every run here names its own (by default one that does not exist), so a file left on the
-# machine by `preduce --calibrate` cannot change what a case sees.
+# every run here names its own, or has an empty cache folder of its own (the state before any
+# `preduce --calibrate`), so a file left on the machine cannot change what a case sees.
 CALIBRATION = None
 
 
 def run(*args):
-    env = dict(os.environ, PREDUCE_CALIBRATION=CALIBRATION or os.path.join(TMP, "no-calibration.json"))
+    env = dict(os.environ)
+    if CALIBRATION:
+        env["PREDUCE_CALIBRATION"] = CALIBRATION
+    else:
+        env.pop("PREDUCE_CALIBRATION", None)
+        env["XDG_CACHE_HOME"] = os.path.join(TMP, "empty-cache")
     return subprocess.run([BINARY, *map(str, args)], capture_output=True, text=True, timeout=60, env=env)
 
 
@@ -172,9 +177,16 @@ def case_auto_backend():
     out = ok("--n", 1000, "--segment-size", 10, "--backend", "auto", "--format", "csv", "--repeat", "1").splitlines()
     cells = dict(zip(out[0].split(","), out[1].split(",")))
     check(cells["backend"] == "auto" and cells["label"] == "auto -> seq" and cells["count"] == "100", cells)
-    # A broken file: the defaults, still a clean run.
-    CALIBRATION = write("broken.json", "{ not json")
-    check(records("--n", 1000, "--backend", "auto")[0]["label"].startswith(f"auto -> {default}"), "broken file")
+    # A broken file, or a named one that is not there: the defaults, a clean run, and one
+    # warning line on stderr.
+    for CALIBRATION in (write("broken.json", "{ not json"), os.path.join(TMP, "not-there.json")):
+        p = run("--n", 1000, "--backend", "auto", "--format", "json", "--repeat", "1")
+        check(p.returncode == 0, f"{CALIBRATION}: exit {p.returncode}, stderr: {p.stderr!r}")
+        check(json.loads(p.stdout)["results"][0]["label"].startswith(f"auto -> {default}"), p.stdout)
+        lines = p.stderr.split("\n")
+        check(len(lines) == 2 and lines[1] == "" and lines[0].startswith("preduce: warning: ") and
+              CALIBRATION in lines[0] and "uses its defaults" in lines[0], f"{CALIBRATION}: stderr {p.stderr!r}")
+    CALIBRATION = None
 
 
 @case
