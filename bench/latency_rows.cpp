@@ -1,5 +1,5 @@
 // latency/<backend>/<op>/f32/<n>: what a caller waits for one call of the front end,
-// preduce::reduce(b, span, op), on the host clock, median of up to 200 calls
+// preduce::reduce(b, span, op), on the host clock, median of up to 200 samples
 // (median_timer.hpp), at n = 2^0, 2^2, ... up to the largest size of the run (--sizes MAX),
 // beside latency/std_accumulate/sum/f32/<n>; and automatic/<op>/f32/<n>, backend::automatic
 // against every backend (register_automatic_rows); and precision/<backend>/<op>/<type>/<n>, the

@@ -63,7 +63,7 @@ void time_calls(benchmark::State& st, std::size_t bytes, Call&& call) {
 // Several candidates timed side by side: every iteration takes a sample of each, in an order drawn
 // afresh each time (so none always runs first, and none always runs after the same one: a
 // call can leave the caches, the driver or the host's threads busy for the next), and the
-// row reports each candidate's median call as the counter "<name>_us". For comparisons
+// row reports each candidate's median sample as the counter "<name>_us". For comparisons
 // within a few percent (backend::automatic against every backend) on a machine whose speed
 // drifts over seconds.
 template <class Call>
@@ -107,7 +107,7 @@ void time_interleaved(benchmark::State& st, std::size_t bytes, std::vector<candi
     st.SetBytesProcessed(static_cast<std::int64_t>(st.iterations()) * static_cast<std::int64_t>(bytes * k));
 }
 
-// Calls per latency row: up to 200, fewer where one call is long (about `budget_s` a row),
+// Samples per latency row: up to 200, fewer where one call is long (about `budget_s` a row),
 // at least 10. seconds_per_call is the caller's estimate.
 inline std::int64_t calls_within(double seconds_per_call, double budget_s = 0.4) {
     return std::clamp<std::int64_t>(static_cast<std::int64_t>(budget_s / seconds_per_call), 10, 200);

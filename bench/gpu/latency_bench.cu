@@ -1,7 +1,8 @@
 // Latency: what a caller waits for. Every row times whole calls on the host clock
 // (steady_clock around the call, which returns the value or, for the stream rows, is
-// followed by a stream synchronize), one call per iteration after warm-up calls, and
-// reports the median call as the counter median_us. The anchor is CUB DeviceReduce with
+// followed by a stream synchronize), one sample per iteration after warm-up calls (a sample
+// is one call, or several back to back for host calls under a microsecond: median_timer.hpp),
+// and reports the median sample as the counter median_us. The anchor is CUB DeviceReduce with
 // temporary storage allocated once beforehand, followed by a cudaMemcpy of the result into
 // a host variable: what a CUB user writes for a value on the host.
 //   latency/preduce/<op>/<type>/<n>/<where>    preduce::reduce(backend::cuda, ...) (front end)
