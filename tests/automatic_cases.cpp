@@ -234,6 +234,11 @@ TEST_CASE("a calibration file that is wrong means the defaults, with the reason"
          "must increase"},
         {file("[{\"below_bytes\": 0, \"backend\": \"seq\"}, " + ok.substr(1), ok), "must increase"},
         {file("[{\"below_bytes\": 64, \"backend\": \"seq\"}]", ok), "needs below_bytes null"},
+        {file(ok, ok + ", \"comparisons\": 5"), "comparisons is not an object"},
+        {file(ok, ok + ", \"comparisons\": {\"pageable\": " + ok + "}"), "comparisons.pinned is not a non-empty list"},
+        {file(ok, ok + ", \"comparisons\": {\"pageable\": [{\"below_bytes\": 9, \"backend\": \"seq\"}], \"pinned\": " + ok +
+                      "}"),
+         "comparisons.pageable: the last rule needs below_bytes null"},
     };
     for (const auto& [text, why] : bad) {
         INFO(text);
@@ -245,6 +250,7 @@ TEST_CASE("a calibration file that is wrong means the defaults, with the reason"
         const std::vector<float> v(8, 1.0f);
         CHECK(choose_automatic(v.data(), 32).chosen == host_default(32));
         CHECK(choose_automatic(v.data(), 4096).chosen == host_default(4096));
+        CHECK(choose_automatic(v.data(), 4096, operation_family::comparisons).chosen == host_default(4096));
         CHECK(reduce(backend::automatic, v, sum) == 8.0f);
         CHECK_THROWS_AS(calibration_from_json(text, "x"), preduce::invalid_argument);
     }
@@ -265,6 +271,66 @@ TEST_CASE("calibration_to_json and calibration_from_json round-trip", "[frontend
     CHECK(back.pageable[1].chosen == host_default());
     CHECK(back.pinned[0].chosen == backend::seq);
     CHECK(back.source == "calibration file round-trip");
+    // Without rules of their own the comparisons are not written, and read back as none.
+    CHECK_THAT(text, !Catch::Contains("comparisons"));
+    CHECK(back.comparisons_pageable.empty());
+    CHECK(back.comparisons_pinned.empty());
+    c.comparisons_pageable = {{64, backend::openmp}, {std::numeric_limits<std::uint64_t>::max(), backend::seq}};
+    const calibration own = calibration_from_json(calibration_to_json(c), "own");
+    REQUIRE(own.comparisons_pageable.size() == 2);
+    CHECK(own.comparisons_pageable[0].below_bytes == 64);
+    CHECK(own.comparisons_pageable[0].chosen == backend::openmp);
+    CHECK(own.comparisons_pageable[1].chosen == backend::seq);
+    // A family without rules of its own for one residency is written with the sums' rules.
+    REQUIRE(own.comparisons_pinned.size() == 1);
+    CHECK(own.comparisons_pinned[0].chosen == backend::seq);
+}
+
+TEST_CASE("operations fall into the sums and the comparisons", "[frontend][automatic]") {
+    using F = operation_family;
+    STATIC_REQUIRE(operation_family_of<float>(preduce::max) == F::comparisons);
+    STATIC_REQUIRE(operation_family_of<float>(preduce::min) == F::comparisons);
+    STATIC_REQUIRE(operation_family_of<float>(argmin) == F::comparisons);
+    STATIC_REQUIRE(operation_family_of<std::int32_t>(argmax) == F::comparisons);
+    STATIC_REQUIRE(operation_family_of<double>(minmax) == F::comparisons);
+    STATIC_REQUIRE(operation_family_of<float>(sum) == F::sums);
+    STATIC_REQUIRE(operation_family_of<float>(sumsq) == F::sums);
+    STATIC_REQUIRE(operation_family_of<float>(asum) == F::sums);
+    STATIC_REQUIRE(operation_family_of<float>(prod) == F::sums);
+    STATIC_REQUIRE(operation_family_of<std::int32_t>(wide_sum) == F::sums);
+    STATIC_REQUIRE(operation_family_of<float>(mean) == F::sums);
+    STATIC_REQUIRE(operation_family_of<float>(moments) == F::sums);
+    STATIC_REQUIRE(operation_family_of<float>(count_if(greater(0.0f))) == F::sums);
+}
+
+TEST_CASE("the comparisons follow rules of their own where the file has them", "[frontend][automatic]") {
+    // Sums: seq below 4096 bytes, the default above. Comparisons: the default below 6144 bytes,
+    // seq above.
+    const std::string def(name(host_default()));
+    const std::string sums = "[{\"below_bytes\": 4096, \"backend\": \"seq\"}, {\"below_bytes\": null, \"backend\": \"" +
+                             def + "\"}]";
+    const std::string comparisons = "[{\"below_bytes\": 6144, \"backend\": \"" + def +
+                                    "\"}, {\"below_bytes\": null, \"backend\": \"seq\"}]";
+    const calibration_file f("{\"format\": \"preduce-calibration/1\", \"pageable\": " + sums + ", \"pinned\": " + sums +
+                             ", \"comparisons\": {\"pageable\": " + comparisons + ", \"pinned\": " + comparisons + "}}");
+    REQUIRE(current_calibration().warning.empty());
+    const std::vector<float> v(8192, 1.0f);
+    const automatic_choice small = choose_automatic(v.data(), 1000, operation_family::comparisons);
+    const automatic_choice large = choose_automatic(v.data(), 8000, operation_family::comparisons);
+    CHECK(small.chosen == host_default());
+    CHECK(large.chosen == backend::seq);
+    CHECK_THAT(large.reason, Catch::Contains("seq from 6 KiB up, by the comparisons' rules of calibration file " + f.path()));
+    CHECK(choose_automatic(v.data(), 1000, operation_family::sums).chosen == backend::seq);
+    CHECK(choose_automatic(v.data(), 8000).chosen == host_default());
+    CHECK_THAT(choose_automatic(v.data(), 8000).reason, !Catch::Contains("comparisons"));
+    // The route asks for a sum's family: openmp's fast sum on one thread adds in lanes, seq
+    // from left to right, so the bits tell which of the two rules ran (where they differ).
+    const auto x = random_values<float>(2000, 11);  // 8000 bytes: the default for sums, seq for comparisons
+    const options one{.threads = 1};
+    if (host_default() != backend::seq)
+        REQUIRE(!same_bits(reduce(host_default(), x, sum, one), reduce(backend::seq, x, sum, one)));
+    CHECK(same_bits(reduce(backend::automatic, x, sum, one), reduce(host_default(), x, sum, one)));
+    CHECK(reduce(backend::automatic, x, argmin) == reduce(backend::seq, x, argmin));
 }
 
 TEST_CASE("every op through automatic gives the chosen backend's result", "[frontend][automatic]") {

@@ -3,7 +3,7 @@
 // over the best backend at 2^4-2^10 floats). Times, per call, in rounds that draw a fresh
 // order each time (median of the rounds):
 //   locate      detail::locate(p), the driver query every front-end call on host data makes
-//   decide      detail::automatic_backend(p, bytes, {}), automatic's choice alone
+//   decide      detail::automatic_backend(p, bytes, sums, {}), automatic's choice alone
 //   seq/openmp  preduce::reduce on that backend
 //   auto        preduce::reduce(backend::automatic, ...)
 // Build beside a GPU build (build-gpu/), linking what the GPU benchmark links:
@@ -50,6 +50,7 @@ int main() {
         std::printf("no CUDA here (%s): the numbers below are without the driver query\n", e.what());
     }
     std::mt19937 g(7);
+    constexpr auto sums = preduce::operation_family::sums;
     constexpr int calls = 100, rounds = 2000;
     for (const std::size_t n : {std::size_t{16}, std::size_t{256}, std::size_t{1024}, std::size_t{4096}}) {
         const float* p = h.data();
@@ -57,7 +58,7 @@ int main() {
         std::vector<candidate> c;
         c.push_back({"locate", [=] { sink = static_cast<float>(preduce::detail::locate(p)); }, {}});
         c.push_back({"decide", [=] {
-                         sink = static_cast<float>(preduce::detail::automatic_backend(p, bytes, {}).chosen);
+                         sink = static_cast<float>(preduce::detail::automatic_backend(p, bytes, sums, {}).chosen);
                      },
                      {}});
         for (const preduce::backend b : {preduce::backend::seq, preduce::backend::openmp, preduce::backend::automatic})
@@ -75,6 +76,7 @@ int main() {
         }
         std::printf("n = %5zu:", n);
         for (const candidate& x : c) std::printf("  %s %.3f us", x.name.c_str(), median(x.us));
-        std::printf("   (auto chose %s)\n", std::string(preduce::name(preduce::detail::automatic_backend(p, bytes, {}).chosen)).c_str());
+        const preduce::backend chosen = preduce::detail::automatic_backend(p, bytes, sums, {}).chosen;
+        std::printf("   (auto chose %s)\n", std::string(preduce::name(chosen)).c_str());
     }
 }

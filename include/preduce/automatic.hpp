@@ -7,9 +7,13 @@
 //     covers the call's bytes: from a calibration file when one is found, else from the
 //     defaults below. Over the range of a rule whose backend is not usable here, the
 //     defaults decide.
-// Every built-in operation reads its input once and is memory-bound, so one crossover per
-// residency, in bytes read, serves every operation and element type; `preduce --calibrate`
-// measures the crossovers on the machine (sum of float32, median call on the host clock).
+// Every built-in operation reads its input once and is memory-bound, so crossovers in bytes
+// read serve every element type. The operations come in two families whose host loops differ
+// (adds against compares), so a calibration may hold rules for each: the sums (sum, prod,
+// sumsq, asum, dot, count_if, mean, variance, moments) and the comparisons (min, max, minmax,
+// argmin, argmax), which take the sums' rules where they have none of their own.
+// `preduce --calibrate` measures both on the machine (sum and max of float32, median call on
+// the host clock).
 //
 // The calibration file (JSON, written by preduce --calibrate) is read once per process,
 // from $PREDUCE_CALIBRATION when set, else $XDG_CACHE_HOME/preduce/calibration.json, else
@@ -46,13 +50,14 @@ struct automatic_choice {
     std::string reason;
 };
 
-// The choice for a call that reads `bytes` bytes (all of its arrays together) from arrays
-// the first of which starts at `data`.
-automatic_choice choose_automatic(const void* data, std::size_t bytes, const options& opts = {});
+// The two families of operations that calibration rules tell apart (see the top of this file).
+enum class operation_family { sums, comparisons };
 
-// Where host data lives, for the rules: ordinary (pageable) memory, or memory pinned by
-// CUDA (cudaMallocHost, cudaHostRegister), which the GPU reads over the host link directly.
-enum class host_memory { pageable, pinned };
+// The choice for a call of an operation of `family` that reads `bytes` bytes (all of its
+// arrays together) from arrays the first of which starts at `data`; without a family, a sum's.
+automatic_choice choose_automatic(const void* data, std::size_t bytes, operation_family family,
+                                  const options& opts = {});
+automatic_choice choose_automatic(const void* data, std::size_t bytes, const options& opts = {});
 
 // One rule: calls reading fewer than below_bytes bytes (and more than the rule before)
 // go to `chosen`. The last rule of a list has below_bytes = UINT64_MAX.
@@ -61,10 +66,13 @@ struct calibration_rule {
     backend chosen;
 };
 
-// Rules per host residency, and where they came from.
+// Rules per host residency, and where they came from: the sums' rules, which are every
+// operation's where the comparisons have none of their own (comparisons_* empty).
 struct calibration {
     std::vector<calibration_rule> pageable;
     std::vector<calibration_rule> pinned;
+    std::vector<calibration_rule> comparisons_pageable;
+    std::vector<calibration_rule> comparisons_pinned;
     std::string source;   // "defaults", or the file they were read from
     std::string warning;  // why a calibration file was not used, where one should have been
 };
@@ -93,7 +101,8 @@ struct automatic_route {
     backend chosen;
     bool on_host;
 };
-automatic_route automatic_backend(const void* data, std::size_t bytes, const options& opts);
+automatic_route automatic_backend(const void* data, std::size_t bytes, operation_family family,
+                                  const options& opts);
 } // namespace detail
 
 } // namespace preduce

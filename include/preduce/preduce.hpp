@@ -4,6 +4,7 @@
 #include "preduce/backend.hpp"
 #include "preduce/config.hpp"
 #include "preduce/errors.hpp"
+#include "preduce/operation_family.hpp"
 #include "preduce/ops.hpp"
 #include "preduce/options.hpp"
 #include "preduce/reduce.hpp"

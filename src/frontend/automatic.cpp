@@ -36,7 +36,7 @@ const std::vector<calibration_rule>& default_rules() {
 }
 
 calibration defaults(std::string why, std::string warning = "") {
-    return {default_rules(), default_rules(), std::move(why), std::move(warning)};
+    return {default_rules(), default_rules(), {}, {}, std::move(why), std::move(warning)};
 }
 
 std::string text_of_size(std::uint64_t bytes) {
@@ -104,14 +104,23 @@ struct piece {
     bool stands_in;    // the default, in place of a rule whose backend cannot run here
 };
 
+// The rules of one family of operations for one residency: the comparisons' own where they
+// have them, else the sums'.
+const std::vector<calibration_rule>& rules_for(const calibration& c, operation_family family, bool pinned) {
+    if (family == operation_family::comparisons) {
+        const auto& own = pinned ? c.comparisons_pinned : c.comparisons_pageable;
+        if (!own.empty()) return own;
+    }
+    return pinned ? c.pinned : c.pageable;
+}
+
 // A calibration as the choice reads it: its rules made into pieces once, when it is loaded, with
 // a rule whose backend cannot run here replaced by the default rules over its range. So the
 // choice on a call's path only compares the bytes with a few bounds and asks no backend
 // whether it runs (which backends run does not change while the process runs).
 struct in_use {
     calibration rules;
-    std::vector<piece> pageable;
-    std::vector<piece> pinned;
+    std::vector<piece> pieces[2][2];  // [operation_family][pinned]
 };
 
 std::vector<piece> pieces_of(const std::vector<calibration_rule>& rules) {
@@ -147,9 +156,11 @@ std::vector<std::unique_ptr<const in_use>> kept;
     calibration rules = load();
     if (!rules.warning.empty())
         std::fprintf(stderr, "preduce: warning: %s; backend::automatic uses its defaults\n", rules.warning.c_str());
-    auto pageable = pieces_of(rules.pageable);
-    auto pinned = pieces_of(rules.pinned);
-    kept.push_back(std::make_unique<const in_use>(in_use{std::move(rules), std::move(pageable), std::move(pinned)}));
+    auto made = std::make_unique<in_use>(in_use{std::move(rules), {}});
+    for (const operation_family family : {operation_family::sums, operation_family::comparisons})
+        for (const bool pinned : {false, true})
+            made->pieces[static_cast<int>(family)][pinned] = pieces_of(rules_for(made->rules, family, pinned));
+    kept.push_back(std::move(made));
     loaded.store(kept.back().get(), std::memory_order_release);
     return *kept.back();
 }
@@ -164,12 +175,13 @@ const in_use& current() {
 struct decision {
     backend chosen;
     enum { device, options, managed, rule } why;
+    operation_family family = operation_family::sums;
     bool pinned = false;
     const piece* by = nullptr;  // for a rule: the piece whose range holds the call's bytes
     const in_use* source = nullptr;
 };
 
-decision decide(const void* data, std::size_t bytes, const options& opts) {
+decision decide(const void* data, std::size_t bytes, operation_family family, const options& opts) {
     using detail::memory_kind;
     const memory_kind where = data != nullptr && bytes != 0 ? detail::locate(data) : memory_kind::host;
     if (where == memory_kind::device) [[unlikely]]
@@ -179,9 +191,9 @@ decision decide(const void* data, std::size_t bytes, const options& opts) {
     if (where == memory_kind::managed && is_usable(backend::cuda)) return {backend::cuda, decision::managed};
     const bool pinned = where == memory_kind::pinned;
     const in_use& c = current();
-    const piece* p = pinned ? c.pinned.data() : c.pageable.data();
+    const piece* p = c.pieces[static_cast<int>(family)][pinned].data();
     while (bytes >= p->below && p->below != rest) ++p;  // the last piece is below `rest`
-    return {p->chosen, decision::rule, pinned, p, &c};
+    return {p->chosen, decision::rule, family, pinned, p, &c};
 }
 
 } // namespace
@@ -196,35 +208,46 @@ void reload_calibration() {
 }
 
 namespace detail {
-automatic_route automatic_backend(const void* data, std::size_t bytes, const options& opts) {
-    const decision d = decide(data, bytes, opts);
+automatic_route automatic_backend(const void* data, std::size_t bytes, operation_family family,
+                                  const options& opts) {
+    const decision d = decide(data, bytes, family, opts);
     return {d.chosen, d.why != decision::device};
 }
 } // namespace detail
 
 automatic_choice choose_automatic(const void* data, std::size_t bytes, const options& opts) {
-    const decision d = decide(data, bytes, opts);
+    return choose_automatic(data, bytes, operation_family::sums, opts);
+}
+
+automatic_choice choose_automatic(const void* data, std::size_t bytes, operation_family family,
+                                  const options& opts) {
+    const decision d = decide(data, bytes, family, opts);
     switch (d.why) {
     case decision::device: return {d.chosen, "CUDA device memory: only the GPU can read it"};
     case decision::options: return {d.chosen, "the options name a CUDA stream or several GPUs"};
     case decision::managed: return {d.chosen, "CUDA managed memory: the GPU reads it in place"};
     case decision::rule: break;
     }
-    const std::vector<calibration_rule>& rules = d.pinned ? d.source->rules.pinned : d.source->rules.pageable;
+    const std::vector<calibration_rule>& rules = rules_for(d.source->rules, d.family, d.pinned);
     const calibration_rule& rule = rules[d.by->rule];
     const std::uint64_t from = d.by->rule == 0 ? 0 : rules[d.by->rule - 1].below_bytes;
     const std::string range = rule.below_bytes == rest ? "from " + text_of_size(from) + " up"
                                                        : "for " + text_of_size(from) + " to " + text_of_size(rule.below_bytes);
     const std::string where =
         std::string(d.pinned ? "pinned" : "pageable") + " host memory, " + text_of_size(bytes) + " read: ";
+    const bool own = &rules != &rules_for(d.source->rules, operation_family::sums, d.pinned);
+    const std::string by = (own ? "the comparisons' rules of " : "") + d.source->rules.source;
     if (d.by->stands_in)
-        return {d.chosen, where + std::string(name(rule.chosen)) + " " + range + " by " + d.source->rules.source +
+        return {d.chosen, where + std::string(name(rule.chosen)) + " " + range + " by " + by +
                               ", which is not usable here (" + unusable_reason(rule.chosen) + "), so the default, " +
                               std::string(name(d.chosen))};
-    return {d.chosen, where + std::string(name(d.chosen)) + " " + range + ", by " + d.source->rules.source};
+    return {d.chosen, where + std::string(name(d.chosen)) + " " + range + ", by " + by};
 }
 
 #if PREDUCE_HAVE_JSON
+// The file holds the sums' rules under "pageable" and "pinned" (every operation's, in a file
+// without the comparisons' own), and the comparisons' own, when they have them, under
+// "comparisons": {"pageable": [...], "pinned": [...]}.
 std::string calibration_to_json(const calibration& c, const std::string& measured) {
     nlohmann::ordered_json j;
     j["format"] = "preduce-calibration/1";
@@ -240,6 +263,10 @@ std::string calibration_to_json(const calibration& c, const std::string& measure
     };
     j["pageable"] = rules(c.pageable);
     j["pinned"] = rules(c.pinned);
+    if (!c.comparisons_pageable.empty() || !c.comparisons_pinned.empty()) {
+        j["comparisons"]["pageable"] = rules(c.comparisons_pageable.empty() ? c.pageable : c.comparisons_pageable);
+        j["comparisons"]["pinned"] = rules(c.comparisons_pinned.empty() ? c.pinned : c.comparisons_pinned);
+    }
     if (!measured.empty()) j["measured"] = nlohmann::ordered_json::parse(measured);
     return j.dump(2) + "\n";
 }
@@ -256,34 +283,43 @@ calibration calibration_from_json(const std::string& text, const std::string& so
     }
     if (!j.is_object() || j.value("format", "") != "preduce-calibration/1")
         return fail("not a preduce-calibration/1 file (format key)");
-    calibration c;
-    c.source = "calibration file " + source;
-    for (const char* key : {"pageable", "pinned"}) {
-        const auto& list = j[key];
-        if (!list.is_array() || list.empty()) return fail(std::string(key) + " is not a non-empty list of rules");
-        auto& out = std::string(key) == "pageable" ? c.pageable : c.pinned;
+    // One list of rules, `where` naming it in what a failure says.
+    const auto read_rules = [&](const nlohmann::json& list, const std::string& where) {
+        std::vector<calibration_rule> out;
+        if (!list.is_array() || list.empty()) fail(where + " is not a non-empty list of rules");
         std::uint64_t last = 0;
         for (const auto& r : list) {
             if (!r.is_object() || !r.contains("backend") || !r["backend"].is_string() || !r.contains("below_bytes"))
-                return fail(std::string(key) + ": a rule needs backend and below_bytes");
+                fail(where + ": a rule needs backend and below_bytes");
             backend b{};
             try {
                 b = parse_backend(r["backend"].get<std::string>());
             } catch (const invalid_argument& e) {
-                return fail(std::string(key) + ": " + e.what());
+                fail(where + ": " + e.what());
             }
-            if (b == backend::automatic) return fail(std::string(key) + ": a rule cannot name auto");
+            if (b == backend::automatic) fail(where + ": a rule cannot name auto");
             const auto& below = r["below_bytes"];
             std::uint64_t limit = rest;
             if (!below.is_null()) {
-                if (!below.is_number_unsigned()) return fail(std::string(key) + ": below_bytes is not a byte count or null");
+                if (!below.is_number_unsigned()) fail(where + ": below_bytes is not a byte count or null");
                 limit = below.get<std::uint64_t>();
             }
-            if (limit <= last) return fail(std::string(key) + ": below_bytes must increase from rule to rule");
+            if (limit <= last) fail(where + ": below_bytes must increase from rule to rule");
             out.push_back({limit, b});
             last = limit;
         }
-        if (out.back().below_bytes != rest) return fail(std::string(key) + ": the last rule needs below_bytes null");
+        if (out.back().below_bytes != rest) fail(where + ": the last rule needs below_bytes null");
+        return out;
+    };
+    calibration c;
+    c.source = "calibration file " + source;
+    c.pageable = read_rules(j["pageable"], "pageable");
+    c.pinned = read_rules(j["pinned"], "pinned");
+    if (j.contains("comparisons")) {
+        nlohmann::json own = j["comparisons"];  // a copy: a missing key reads as null below
+        if (!own.is_object()) fail("comparisons is not an object of pageable and pinned rules");
+        c.comparisons_pageable = read_rules(own["pageable"], "comparisons.pageable");
+        c.comparisons_pinned = read_rules(own["pinned"], "comparisons.pinned");
     }
     return c;
 }

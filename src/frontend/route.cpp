@@ -12,6 +12,7 @@
 
 #include "built_backends.hpp"
 #include "preduce/automatic.hpp"
+#include "preduce/operation_family.hpp"
 #include "preduce/config.hpp"
 #include "preduce/detail/residence.hpp"
 #include "preduce/errors.hpp"
@@ -63,25 +64,26 @@ void refuse_device_source(backend b, const S& data, std::size_t n) {
     }
 }
 
-// backend::automatic resolved to a backend for this source (automatic.hpp), and whether the
-// data was found to be off the GPU on the way (a host backend then need not ask again);
-// any other backend as it is.
-template <class S>
+// backend::automatic resolved to a backend for this source and reducer R's family of
+// operations (automatic.hpp, operation_family.hpp), and whether the data was found to be off
+// the GPU on the way (a host backend then need not ask again); any other backend as it is.
+template <class R, class S>
 detail::automatic_route resolve(backend b, const S& data, std::size_t n, const options& opts) {
     if (b != backend::automatic) return {b, false};
+    constexpr operation_family family = family_of_reducer<R>;
     if constexpr (is_zip_source_v<S>) {
         using A = std::remove_cvref_t<decltype(*data.first)>;
         using B = std::remove_cvref_t<decltype(*data.second)>;
-        const auto first = automatic_backend(data.first, n * (sizeof(A) + sizeof(B)), opts);
+        const auto first = automatic_backend(data.first, n * (sizeof(A) + sizeof(B)), family, opts);
         return {first.chosen, false};  // the second array was not looked at
     } else {
-        return automatic_backend(data, n * sizeof(*data), opts);
+        return automatic_backend(data, n * sizeof(*data), family, opts);
     }
 }
 
 template <class R>
 typename R::result_type route_to(backend b, source_t<R> data, std::size_t n, const R& reducer, const options& opts) {
-    const auto resolved = resolve(b, data, n, opts);
+    const auto resolved = resolve<R>(b, data, n, opts);
     b = resolved.chosen;
     // Host backends allocate workspace in proportion to n (the fixed order's block values);
     // running out of host memory is reported like running out of GPU memory.
@@ -112,7 +114,7 @@ void route_segments_to(backend b, source_t<R> data, std::size_t n, const segment
         ((layout.form == segment_form::offsets && locate(layout.offsets) == memory_kind::device) ||
          (layout.count != 0 && locate(out) == memory_kind::device)))
         b = backend::cuda;
-    b = resolve(b, data, n, opts).chosen;
+    b = resolve<R>(b, data, n, opts).chosen;
     try {
         switch (b) {
 #define PREDUCE_ROUTE_SEGMENTS_CASE(id)                                                         \

@@ -60,9 +60,20 @@ struct host_floats {
     }
 };
 
-// Median seconds of one call of backend b on data[0, n): up to 101 calls within ~0.2 s.
-double median_call(preduce::backend b, const float* data, std::size_t n, const preduce::options& opts) {
-    const auto call = [&] { return preduce::reduce(b, data, n, preduce::sum, opts); };
+// The operation measured for a family of automatic's rules: sum for the sums, max for the
+// comparisons.
+const char* measured_op(preduce::operation_family family) {
+    return family == preduce::operation_family::comparisons ? "max" : "sum";
+}
+
+// Median seconds of one call of backend b on data[0, n), of the family's operation: up to
+// 101 calls within ~0.2 s.
+double median_call(preduce::backend b, const float* data, std::size_t n, preduce::operation_family family,
+                   const preduce::options& opts) {
+    const auto call = [&] {
+        return family == preduce::operation_family::comparisons ? preduce::reduce(b, data, n, preduce::max, opts)
+                                                                : preduce::reduce(b, data, n, preduce::sum, opts);
+    };
     const auto t0 = std::chrono::steady_clock::now();
     volatile float sink = call();
     const double once = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
@@ -103,15 +114,27 @@ std::vector<preduce::calibration_rule> rules_of(const measured_residency& m) {
     return rules;
 }
 
-measured_residency measure(bool pinned, const calibrate_settings& s, const std::vector<preduce::backend>& backends) {
+measured_residency measure(const host_floats& data, preduce::operation_family family, const calibrate_settings& s,
+                           const std::vector<preduce::backend>& backends) {
     measured_residency m;
     for (int e = 4; e <= s.max_log2; e += 2) m.sizes.push_back(std::size_t{1} << e);
-    const host_floats data(m.sizes.back(), pinned);
     const preduce::options opts{.threads = s.threads};
     for (preduce::backend b : backends)
-        for (std::size_t n : m.sizes) m.seconds[b].push_back(median_call(b, data.data, n, opts));
+        for (std::size_t n : m.sizes) m.seconds[b].push_back(median_call(b, data.data, n, family, opts));
     m.rules = rules_of(m);
     return m;
+}
+
+// Both families on one residency's memory.
+struct measured_memory {
+    measured_residency sums;
+    measured_residency comparisons;
+};
+
+measured_memory measure(bool pinned, const calibrate_settings& s, const std::vector<preduce::backend>& backends) {
+    const host_floats data(std::size_t{1} << s.max_log2, pinned);
+    return {measure(data, preduce::operation_family::sums, s, backends),
+            measure(data, preduce::operation_family::comparisons, s, backends)};
 }
 
 nlohmann::ordered_json to_json(const measured_residency& m) {
@@ -125,8 +148,8 @@ nlohmann::ordered_json to_json(const measured_residency& m) {
     return j;
 }
 
-void print(const char* what, const measured_residency& m) {
-    fmt::print("{} host memory: median call of sum over float32, microseconds\n{:>12}", what, "n");
+void print(const char* what, preduce::operation_family family, const measured_residency& m) {
+    fmt::print("{} host memory: median call of {} over float32, microseconds\n{:>12}", what, measured_op(family), "n");
     for (const auto& [b, s] : m.seconds) fmt::print("  {:>10}", preduce::name(b));
     fmt::print("  fastest\n");
     for (std::size_t i = 0; i < m.sizes.size(); ++i) {
@@ -154,30 +177,43 @@ int run_calibration(const calibrate_settings& s) {
     std::ofstream out(path);
     if (!out) throw input_error("--calibrate: cannot write " + path);
     const std::vector<preduce::backend> backends = preduce::available_backends();
-    const measured_residency pageable = measure(false, s, backends);
-    print("pageable", pageable);
+    const auto comparisons = preduce::operation_family::comparisons;
+    const measured_memory pageable = measure(false, s, backends);
+    print("pageable", preduce::operation_family::sums, pageable.sums);
+    print("pageable", comparisons, pageable.comparisons);
     preduce::calibration c;
-    c.pageable = pageable.rules;
+    c.pageable = pageable.sums.rules;
+    c.comparisons_pageable = pageable.comparisons.rules;
     nlohmann::ordered_json measured;
-    measured["what"] = "median call of preduce::reduce(backend, data, n, sum) over float32, host wall clock";
-    measured["pageable"] = to_json(pageable);
+    measured["what"] = "median call of preduce::reduce(backend, data, n, op) over float32, host wall clock: "
+                       "sum for the sums' rules (pageable, pinned), max for the comparisons' (comparisons)";
+    measured["pageable"] = to_json(pageable.sums);
+    measured["comparisons"]["pageable"] = to_json(pageable.comparisons);
     bool pinned_measured = false;
 #if PREDUCE_CLI_CUDART
     if (preduce::is_usable(preduce::backend::cuda)) {
-        const measured_residency pinned = measure(true, s, backends);
-        print("pinned", pinned);
-        c.pinned = pinned.rules;
-        measured["pinned"] = to_json(pinned);
+        const measured_memory pinned = measure(true, s, backends);
+        print("pinned", preduce::operation_family::sums, pinned.sums);
+        print("pinned", comparisons, pinned.comparisons);
+        c.pinned = pinned.sums.rules;
+        c.comparisons_pinned = pinned.comparisons.rules;
+        measured["pinned"] = to_json(pinned.sums);
+        measured["comparisons"]["pinned"] = to_json(pinned.comparisons);
         pinned_measured = true;
     }
 #endif
-    if (!pinned_measured) c.pinned = c.pageable;  // no GPU to pin memory for: the same rules
+    if (!pinned_measured) {  // no GPU to pin memory for: the same rules
+        c.pinned = c.pageable;
+        c.comparisons_pinned = c.comparisons_pageable;
+    }
     out << preduce::calibration_to_json(c, measured.dump());
     if (!out) throw input_error("--calibrate: cannot write " + path);
     out.close();
     preduce::reload_calibration();
     fmt::print("wrote {}: {}\n", path, preduce::describe(preduce::backend::automatic));
-    for (const auto& [what, rules] : {std::pair{"pageable", &c.pageable}, std::pair{"pinned", &c.pinned}}) {
+    for (const auto& [what, rules] :
+         {std::pair{"sums, pageable", &c.pageable}, std::pair{"sums, pinned", &c.pinned},
+          std::pair{"comparisons, pageable", &c.comparisons_pageable}, std::pair{"comparisons, pinned", &c.comparisons_pinned}}) {
         std::string line;
         for (const auto& r : *rules)
             line += r.below_bytes == std::numeric_limits<std::uint64_t>::max()

@@ -18,12 +18,13 @@ namespace {
 // call(backend, options) runs one reduction of `bytes` bytes starting at data and returns
 // its result. With --output the last result is written as a one-element array (result_files.hpp).
 template <class Call>
-backend_result measure(preduce::backend b, const run_settings& s, const void* data, std::size_t bytes, const Call& call) {
+backend_result measure(preduce::backend b, const run_settings& s, const void* data, std::size_t bytes,
+                       preduce::operation_family family, const Call& call) {
     const preduce::options opts{.threads = s.threads, .precision = s.precision};
     std::optional<decltype(call(b, opts))> r;
     const double t = median_seconds(s.repeat, [&] { r = call(b, opts); });
     if (s.output_prefix) write_result_files(*s.output_prefix, preduce::name(b), arrays_of(std::vector{*r}));
-    return {b, label_of(b, opts, data, bytes), to_result(*r), t, std::nullopt, std::nullopt, std::nullopt};
+    return {b, label_of(b, opts, data, bytes, family), to_result(*r), t, std::nullopt, std::nullopt, std::nullopt};
 }
 
 // Floating-point sums only (of x, |x|, x^2, x*y): integer sums are exact (or wrap by
@@ -134,9 +135,10 @@ double result_value::as_double() const {
     return std::visit([](auto v) { return static_cast<double>(numeric(v)); }, value);
 }
 
-std::string label_of(preduce::backend b, const preduce::options& opts, const void* data, std::size_t bytes) {
+std::string label_of(preduce::backend b, const preduce::options& opts, const void* data, std::size_t bytes,
+                     preduce::operation_family family) {
     if (b != preduce::backend::automatic) return preduce::describe(b, opts);
-    return "auto -> " + preduce::describe(preduce::choose_automatic(data, bytes, opts).chosen, opts);
+    return "auto -> " + preduce::describe(preduce::choose_automatic(data, bytes, family, opts).chosen, opts);
 }
 
 run_summary run_all(const dataset& data, const dataset* second, const operation& op, const run_settings& settings) {
@@ -156,7 +158,9 @@ run_summary run_all(const dataset& data, const dataset* second, const operation&
                         return preduce::reduce(be, v, pop, o);
                 };
                 const std::size_t bytes = v.size() * sizeof(T) * (y != nullptr ? 2 : 1);
-                for (auto b : settings.backends) summary.results.push_back(measure(b, settings, v.data(), bytes, call));
+                const preduce::operation_family family = family_of<T>(pop);
+                for (auto b : settings.backends)
+                    summary.results.push_back(measure(b, settings, v.data(), bytes, family, call));
                 return 0;
             });
             summary.precision = settings.precision;

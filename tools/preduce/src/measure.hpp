@@ -158,7 +158,15 @@ struct run_settings {
 
 // The label of a backend's row: describe(b, opts), and for backend::automatic the backend it
 // chooses for this data, e.g. "auto -> openmp(2 threads)".
-std::string label_of(preduce::backend b, const preduce::options& opts, const void* data, std::size_t bytes);
+std::string label_of(preduce::backend b, const preduce::options& opts, const void* data, std::size_t bytes,
+                     preduce::operation_family family);
+
+// The family of automatic's rules for op over elements of T: dot reads pairs of T, and is a sum.
+template <class T, class Op>
+preduce::operation_family family_of(const Op& op) {
+    if constexpr (std::is_same_v<Op, preduce::dot_op>) return preduce::operation_family::sums;
+    else return preduce::operation_family_of<T>(op);
+}
 
 // `second` is dot's y (same type and length as data, checked by the caller), else null.
 run_summary run_all(const dataset& data, const dataset* second, const operation& op, const run_settings& settings);

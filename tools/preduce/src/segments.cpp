@@ -111,7 +111,7 @@ void run_backends(const std::vector<T>& x, const std::vector<T>* y, const Op& op
                 }
             }
         };
-        backend_result r{b, label_of(b, opts, x.data(), n * sizeof(T) * (pairs ? 2 : 1)), {},
+        backend_result r{b, label_of(b, opts, x.data(), n * sizeof(T) * (pairs ? 2 : 1), family_of<T>(op)), {},
                          median_seconds(s.repeat, call), std::nullopt, std::nullopt, std::nullopt};
         result_arrays arrays = arrays_of(out);
         if (plan.keys) arrays.keys = std::visit([](const auto& k) { return keys_array(k); }, run_keys);

@@ -171,6 +171,15 @@ def case_auto_backend():
     check(large[0]["label"].startswith(f"auto -> {default}"), large)
     dot = records("--n", 1500, "--op", "dot", "--backend", "auto")  # two inputs: 12000 bytes
     check(dot[0]["label"].startswith(f"auto -> {default}"), dot)
+    # The comparisons' rules of their own: the other way round (the default below 8000 bytes).
+    other = json.loads(calibration_rules(8000, default, "seq"))
+    both = dict(json.loads(calibration_rules(8000, "seq", default)),
+                comparisons={"pageable": other["pageable"], "pinned": other["pinned"]})
+    CALIBRATION = write("families.json", json.dumps(both))
+    for op, label in (("sum", "auto -> seq"), ("max", f"auto -> {default}"), ("argmin", f"auto -> {default}")):
+        got = records("--n", 1000, "--op", op, "--backend", "auto")[0]["label"]
+        check(got.startswith(label), f"{op}: {got}, expected {label}")
+    CALIBRATION = write("rules.json", calibration_rules(8000, "seq", default))
     # The table and the many-results modes label it the same way.
     rows = table_rows(ok("--n", 1000, "--backend", "seq,auto", "--repeat", "1"))
     check([r["backend"] for r in rows] == ["seq", "auto -> seq"], rows)
@@ -195,20 +204,21 @@ def case_calibrate():
     names = available_backends()
     path = os.path.join(TMP, "cache", "calibration.json")
     out = ok("--calibrate", "--calibrate-max", 10, "--calibration-file", path)
-    check(f"wrote {path}" in out and "pageable host memory" in out, out)
+    check(f"wrote {path}" in out and "median call of sum" in out and "median call of max" in out, out)
     doc = json.load(open(path))
     check(doc["format"] == "preduce-calibration/1", doc)
-    for key in ("pageable", "pinned"):
-        rules = doc[key]
+    for key, rules in (("pageable", doc["pageable"]), ("pinned", doc["pinned"]),
+                       ("comparisons.pageable", doc["comparisons"]["pageable"]),
+                       ("comparisons.pinned", doc["comparisons"]["pinned"])):
         check(rules and rules[-1]["below_bytes"] is None, f"{key}: {rules}")
         check(all(r["backend"] in names for r in rules), f"{key}: {rules} vs {names}")
         limits = [r["below_bytes"] for r in rules[:-1]]
         check(limits == sorted(set(limits)), f"{key}: {limits}")
-    measured = doc["measured"]["pageable"]
-    check(measured["n"] == [16, 64, 256, 1024], measured)
-    check(sorted(measured["median_us"]) == sorted(names), measured)
-    for b, us in measured["median_us"].items():
-        check(len(us) == 4 and all(t > 0 for t in us), f"{b}: {us}")
+    for measured in (doc["measured"]["pageable"], doc["measured"]["comparisons"]["pageable"]):
+        check(measured["n"] == [16, 64, 256, 1024], measured)
+        check(sorted(measured["median_us"]) == sorted(names), measured)
+        for b, us in measured["median_us"].items():
+            check(len(us) == 4 and all(t > 0 for t in us), f"{b}: {us}")
     # The file is what --backend auto then reads.
     CALIBRATION = path
     label = records("--n", 100, "--backend", "auto")[0]["label"]
