@@ -31,8 +31,15 @@ double seconds_of(Call& call, std::size_t& i, std::size_t calls) {
     return std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
 }
 
-// Calls a sample, from the shortest single call seen (clock reads included): enough to span
-// a microsecond, at most 64.
+// The shortest of three single calls (clock reads included), in seconds.
+template <class Call>
+double shortest_of_three(Call& call, std::size_t& i) {
+    double s = seconds_of(call, i, 1);
+    for (int w = 0; w < 2; ++w) s = std::min(s, seconds_of(call, i, 1));
+    return s;
+}
+
+// Calls a sample, from the shortest single call seen: enough to span a microsecond, at most 64.
 inline std::size_t calls_a_sample(double shortest_call_s) {
     return static_cast<std::size_t>(std::clamp(std::ceil(1e-6 / shortest_call_s), 1.0, 64.0));
 }
@@ -43,9 +50,7 @@ template <class Call>
 void time_calls(benchmark::State& st, std::size_t bytes, Call&& call) {
     std::size_t i = 0;
     for (int w = 0; w < 3; ++w) call(i++);
-    double shortest = seconds_of(call, i, 1);
-    for (int w = 0; w < 2; ++w) shortest = std::min(shortest, seconds_of(call, i, 1));
-    const std::size_t per_sample = calls_a_sample(shortest);
+    const std::size_t per_sample = calls_a_sample(shortest_of_three(call, i));
     std::vector<double> us;
     us.reserve(static_cast<std::size_t>(st.max_iterations));
     for (auto _ : st) {
@@ -80,8 +85,7 @@ void time_interleaved(benchmark::State& st, std::size_t bytes, std::vector<candi
     // One sample size for all candidates, from the fastest: each sample then spans about the
     // same number of calls of every candidate.
     double shortest = std::numeric_limits<double>::infinity();
-    for (int w = 0; w < 3; ++w)
-        for (auto& c : candidates) shortest = std::min(shortest, seconds_of(c.call, i, 1));
+    for (auto& c : candidates) shortest = std::min(shortest, shortest_of_three(c.call, i));
     const std::size_t per_sample = calls_a_sample(shortest);
     std::vector<std::vector<double>> us(k);
     std::vector<std::size_t> order(k);

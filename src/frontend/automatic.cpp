@@ -104,13 +104,15 @@ struct piece {
     bool stands_in;    // the default, in place of a rule whose backend cannot run here
 };
 
-// The rules of one family of operations for one residency: the comparisons' own where they
-// have them, else the sums'.
+// Whether the comparisons have rules of their own for this residency (a family that has none
+// takes the sums').
+bool own_rules(const calibration& c, operation_family family, bool pinned) {
+    return family == operation_family::comparisons && !(pinned ? c.comparisons_pinned : c.comparisons_pageable).empty();
+}
+
+// The rules of one family of operations for one residency.
 const std::vector<calibration_rule>& rules_for(const calibration& c, operation_family family, bool pinned) {
-    if (family == operation_family::comparisons) {
-        const auto& own = pinned ? c.comparisons_pinned : c.comparisons_pageable;
-        if (!own.empty()) return own;
-    }
+    if (own_rules(c, family, pinned)) return pinned ? c.comparisons_pinned : c.comparisons_pageable;
     return pinned ? c.pinned : c.pageable;
 }
 
@@ -235,8 +237,8 @@ automatic_choice choose_automatic(const void* data, std::size_t bytes, operation
                                                        : "for " + text_of_size(from) + " to " + text_of_size(rule.below_bytes);
     const std::string where =
         std::string(d.pinned ? "pinned" : "pageable") + " host memory, " + text_of_size(bytes) + " read: ";
-    const bool own = &rules != &rules_for(d.source->rules, operation_family::sums, d.pinned);
-    const std::string by = (own ? "the comparisons' rules of " : "") + d.source->rules.source;
+    const std::string by =
+        (own_rules(d.source->rules, d.family, d.pinned) ? "the comparisons' rules of " : "") + d.source->rules.source;
     if (d.by->stands_in)
         return {d.chosen, where + std::string(name(rule.chosen)) + " " + range + " by " + by +
                               ", which is not usable here (" + unusable_reason(rule.chosen) + "), so the default, " +

@@ -161,10 +161,10 @@ struct run_settings {
 std::string label_of(preduce::backend b, const preduce::options& opts, const void* data, std::size_t bytes,
                      preduce::operation_family family);
 
-// The family of automatic's rules for op over elements of T: dot reads pairs of T, and is a sum.
+// The family of automatic's rules for op over elements of T (dot over pairs of T).
 template <class T, class Op>
 preduce::operation_family family_of(const Op& op) {
-    if constexpr (std::is_same_v<Op, preduce::dot_op>) return preduce::operation_family::sums;
+    if constexpr (std::is_same_v<Op, preduce::dot_op>) return preduce::operation_family_of<preduce::zip_value<T, T>>(op);
     else return preduce::operation_family_of<T>(op);
 }
 
