@@ -15,6 +15,7 @@
 #include <limits>
 #include <random>
 #include <span>
+#include <stdexcept>
 #include <string>
 #include <vector>
 
@@ -135,23 +136,43 @@ TEST_CASE("without the per-user cache file, the defaults apply and nothing warns
     else ::setenv("XDG_CACHE_HOME", old_cache.c_str(), 1);
 }
 
+// Sends stderr (fd 2) into a file for its lifetime, and back when it ends, a throw included.
+class stderr_into {
+public:
+    explicit stderr_into(const std::string& path) {
+        std::fflush(stderr);
+        saved_ = ::dup(2);
+        const int to = saved_ < 0 ? -1 : ::open(path.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0600);
+        const bool moved = to >= 0 && ::dup2(to, 2) >= 0;
+        if (to >= 0) ::close(to);
+        if (!moved) {
+            if (saved_ >= 0) ::close(saved_);
+            throw std::runtime_error("cannot redirect stderr to " + path);
+        }
+    }
+    ~stderr_into() {
+        std::fflush(stderr);
+        ::dup2(saved_, 2);
+        ::close(saved_);
+    }
+    stderr_into(const stderr_into&) = delete;
+    stderr_into& operator=(const stderr_into&) = delete;
+
+private:
+    int saved_ = -1;
+};
+
 TEST_CASE("a calibration file that cannot be used warns once on stderr", "[frontend][automatic][errors]") {
     const calibration_file f("{\"format\": \"preduce-calibration/1\", \"pageable\": []}");
     // stderr into a file while the calibration is read (the first use after a reload).
     const std::string captured = f.path() + ".stderr";
-    std::fflush(stderr);
-    const int saved = ::dup(2);
-    REQUIRE(saved >= 0);
-    const int to = ::open(captured.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0600);
-    REQUIRE(to >= 0);
-    ::dup2(to, 2);
-    const std::vector<float> v(64, 1.0f);
-    const float first = reduce(backend::automatic, v, sum);
-    const float second = reduce(backend::automatic, v, sum);
-    std::fflush(stderr);
-    ::dup2(saved, 2);
-    ::close(saved);
-    ::close(to);
+    float first = 0, second = 0;
+    {
+        const stderr_into redirect(captured);
+        const std::vector<float> v(64, 1.0f);
+        first = reduce(backend::automatic, v, sum);
+        second = reduce(backend::automatic, v, sum);
+    }
     CHECK(first == 64.0f);
     CHECK(second == 64.0f);
     std::ifstream in(captured);
