@@ -1,10 +1,10 @@
 #include "calibrate.hpp"
 
 #include <algorithm>
-#include <chrono>
 #include <cmath>
 #include <cstdint>
 #include <filesystem>
+#include <functional>
 #include <fstream>
 #include <limits>
 #include <map>
@@ -22,7 +22,7 @@
 #endif
 
 #include "cli_error.hpp"
-#include "timing.hpp"
+#include "interleaved_samples.hpp"
 
 namespace preduce_cli {
 namespace {
@@ -30,9 +30,10 @@ namespace {
 // Host memory of one residency: ordinary (pageable) memory, or memory pinned by CUDA.
 struct host_floats {
     float* data = nullptr;
+    std::size_t size = 0;
     std::vector<float> pageable;
     bool pinned = false;
-    host_floats(std::size_t n, bool pin) : pinned(pin) {
+    host_floats(std::size_t n, bool pin) : size(n), pinned(pin) {
 #if PREDUCE_CLI_CUDART
         if (pin) {
             if (cudaMallocHost(reinterpret_cast<void**>(&data), n * sizeof(float)) != cudaSuccess)
@@ -64,22 +65,6 @@ struct host_floats {
 // comparisons.
 const char* measured_op(preduce::operation_family family) {
     return family == preduce::operation_family::comparisons ? "max" : "sum";
-}
-
-// Median seconds of one call of backend b on data[0, n), of the family's operation: up to
-// 101 calls within ~0.2 s.
-double median_call(preduce::backend b, const float* data, std::size_t n, preduce::operation_family family,
-                   const preduce::options& opts) {
-    const auto call = [&] {
-        return family == preduce::operation_family::comparisons ? preduce::reduce(b, data, n, preduce::max, opts)
-                                                                : preduce::reduce(b, data, n, preduce::sum, opts);
-    };
-    const auto t0 = std::chrono::steady_clock::now();
-    volatile float sink = call();
-    const double once = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
-    (void)sink;
-    const int repeat = static_cast<int>(std::clamp(0.2 / std::max(once, 1e-7), 5.0, 101.0));
-    return median_seconds(repeat, [&] { sink = call(); });
 }
 
 struct measured_residency {
@@ -114,13 +99,40 @@ std::vector<preduce::calibration_rule> rules_of(const measured_residency& m) {
     return rules;
 }
 
+// Every backend's median call of the family's operation on n floats, timed as the
+// benchmark's automatic/ rows time them (preduce_timing::interleaved_samples): the backends in
+// turn, in an order drawn afresh each round, each call on the window of `data` after the last
+// call's, so that it reads memory the calls before it did not leave in cache. Rounds: up to
+// 101, fewer where the slowest backend would pass ~0.2 s, at least 5.
+std::vector<double> median_calls(const host_floats& data, std::size_t n, preduce::operation_family family,
+                                 const preduce::options& opts, const std::vector<preduce::backend>& backends) {
+    const std::size_t windows = data.size / n;
+    volatile float sink = 0;
+    using call_t = std::function<void(std::size_t)>;
+    std::vector<preduce_timing::candidate<call_t>> candidates;
+    for (preduce::backend b : backends)
+        candidates.push_back({std::string(preduce::name(b)), [&, b](std::size_t i) {
+                                  const float* x = data.data + (i % windows) * n;
+                                  sink = family == preduce::operation_family::comparisons
+                                             ? preduce::reduce(b, x, n, preduce::max, opts)
+                                             : preduce::reduce(b, x, n, preduce::sum, opts);
+                              }});
+    preduce_timing::interleaved_samples<call_t> samples(candidates);
+    const double per_round = samples.slowest_call() * static_cast<double>(samples.calls_a_sample());
+    const int rounds = static_cast<int>(std::clamp(0.2 / std::max(per_round, 1e-9), 5.0, 101.0));
+    for (int r = 0; r < rounds; ++r) samples.round();
+    return samples.medians();
+}
+
 measured_residency measure(const host_floats& data, preduce::operation_family family, const calibrate_settings& s,
                            const std::vector<preduce::backend>& backends) {
     measured_residency m;
     for (int e = 4; e <= s.max_log2; e += 2) m.sizes.push_back(std::size_t{1} << e);
     const preduce::options opts{.threads = s.threads};
-    for (preduce::backend b : backends)
-        for (std::size_t n : m.sizes) m.seconds[b].push_back(median_call(b, data.data, n, family, opts));
+    for (std::size_t n : m.sizes) {
+        const std::vector<double> medians = median_calls(data, n, family, opts, backends);
+        for (std::size_t k = 0; k < backends.size(); ++k) m.seconds[backends[k]].push_back(medians[k]);
+    }
     m.rules = rules_of(m);
     return m;
 }
@@ -131,8 +143,10 @@ struct measured_memory {
     measured_residency comparisons;
 };
 
+// The floats a residency's calls read in turn: 2^26 (256 MiB, more than a last-level cache
+// holds) or the largest n measured, if larger.
 measured_memory measure(bool pinned, const calibrate_settings& s, const std::vector<preduce::backend>& backends) {
-    const host_floats data(std::size_t{1} << s.max_log2, pinned);
+    const host_floats data(std::size_t{1} << std::max(s.max_log2, 26), pinned);
     return {measure(data, preduce::operation_family::sums, s, backends),
             measure(data, preduce::operation_family::comparisons, s, backends)};
 }
@@ -185,8 +199,9 @@ int run_calibration(const calibrate_settings& s) {
     c.pageable = pageable.sums.rules;
     c.comparisons_pageable = pageable.comparisons.rules;
     nlohmann::ordered_json measured;
-    measured["what"] = "median call of preduce::reduce(backend, data, n, op) over float32, host wall clock: "
-                       "sum for the sums' rules (pageable, pinned), max for the comparisons' (comparisons)";
+    measured["what"] = "median call of preduce::reduce(backend, data, n, op) over float32, host wall clock, the "
+                       "backends in turn, each call on memory the calls before it did not read: sum for the "
+                       "sums' rules (pageable, pinned), max for the comparisons' (comparisons)";
     measured["pageable"] = to_json(pageable.sums);
     measured["comparisons"]["pageable"] = to_json(pageable.comparisons);
     bool pinned_measured = false;
