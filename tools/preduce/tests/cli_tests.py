@@ -219,6 +219,15 @@ def case_calibrate():
         check(sorted(measured["median_us"]) == sorted(names), measured)
         for b, us in measured["median_us"].items():
             check(len(us) == 4 and all(t > 0 for t in us), f"{b}: {us}")
+    # At every measured size, the rule that covers it names a backend within 5% of the fastest
+    # measured there (the medians are written to the nanosecond).
+    for key, rules, measured in (("pageable", doc["pageable"], doc["measured"]["pageable"]),
+                                 ("comparisons.pageable", doc["comparisons"]["pageable"],
+                                  doc["measured"]["comparisons"]["pageable"])):
+        for k, n in enumerate(measured["n"]):
+            us = {b: v[k] for b, v in measured["median_us"].items()}
+            rule = next(r for r in rules if r["below_bytes"] is None or 4 * n < r["below_bytes"])
+            check(us[rule["backend"]] <= 1.05 * min(us.values()) + 0.001, f"{key}, n = {n}: {rule} for {us}")
     # The file is what --backend auto then reads.
     CALIBRATION = path
     label = records("--n", 100, "--backend", "auto")[0]["label"]
