@@ -12,7 +12,7 @@
 // (adds against compares), so a calibration may hold rules for each: the sums (sum, prod,
 // sumsq, asum, dot, count_if, mean, variance, moments) and the comparisons (min, max, minmax,
 // argmin, argmax), which take the sums' rules where they have none of their own.
-// `preduce --calibrate` measures both on the machine (sum and max of float32, median call on
+// `preduce --calibrate` measures both on the machine (sum and argmin of float32, median call on
 // the host clock, on data that is not in cache).
 //
 // The calibration file (JSON, written by preduce --calibrate) is read once per process,

@@ -1,5 +1,5 @@
 #pragma once
-// preduce --calibrate: measures the latency of every usable backend on host data (sum and max
+// preduce --calibrate: measures the latency of every usable backend on host data (sum and argmin
 // of float32, median call on the host clock, n = 2^4 .. 2^max, the backends in turn and each
 // call on memory the calls before it did not read, as the benchmark's automatic/ rows time
 // them) and writes the crossovers that backend::automatic reads (preduce/automatic.hpp) as a

@@ -204,7 +204,7 @@ def case_calibrate():
     names = available_backends()
     path = os.path.join(TMP, "cache", "calibration.json")
     out = ok("--calibrate", "--calibrate-max", 10, "--calibration-file", path)
-    check(f"wrote {path}" in out and "median call of sum" in out and "median call of max" in out, out)
+    check(f"wrote {path}" in out and "median call of sum" in out and "median call of argmin" in out, out)
     doc = json.load(open(path))
     check(doc["format"] == "preduce-calibration/1", doc)
     for key, rules in (("pageable", doc["pageable"]), ("pinned", doc["pinned"]),
