@@ -62,12 +62,19 @@ struct host_floats {
 };
 
 // The operation measured for a family of automatic's rules: sum for the sums, argmin for the
-// comparisons. argmin's loop (value and index) is the family's costliest and its backends
-// differ the most: of 16 floats on a 2-core VM, seq 0.061 us against openmp's 0.079, where
-// their maxima were level (0.034 and 0.033); where argmin's backend is not the fastest for
-// max, it came within a few percent of it.
+// comparisons. argmin's loop (value and index) is the family's costliest and the one whose
+// backends differ the most at small n; its crossovers serve min and max within a few percent,
+// where max's would not serve argmin.
 const char* measured_op(preduce::operation_family family) {
     return family == preduce::operation_family::comparisons ? "argmin" : "sum";
+}
+
+// One call of the family's measured operation (measured_op) on x[0, n).
+float call_measured(preduce::operation_family family, preduce::backend b, const float* x, std::size_t n,
+                    const preduce::options& opts) {
+    return family == preduce::operation_family::comparisons
+               ? static_cast<float>(preduce::reduce(b, x, n, preduce::argmin, opts).index)
+               : preduce::reduce(b, x, n, preduce::sum, opts);
 }
 
 struct measured_residency {
@@ -123,10 +130,7 @@ std::vector<double> median_calls(const host_floats& data, std::size_t n, preduce
     std::vector<preduce_timing::candidate<call_t>> candidates;
     for (preduce::backend b : backends)
         candidates.push_back({std::string(preduce::name(b)), [&, b](std::size_t i) {
-                                  const float* x = data.data + (i % windows) * n;
-                                  sink = family == preduce::operation_family::comparisons
-                                             ? static_cast<float>(preduce::reduce(b, x, n, preduce::argmin, opts).index)
-                                             : preduce::reduce(b, x, n, preduce::sum, opts);
+                                  sink = call_measured(family, b, data.data + (i % windows) * n, n, opts);
                               }});
     preduce_timing::interleaved_samples<call_t> samples(candidates);
     const double per_round = samples.slowest_call() * static_cast<double>(samples.calls_a_sample());
