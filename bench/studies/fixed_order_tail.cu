@@ -10,6 +10,9 @@
 //                   bulk form, its in-launch tree included; staged: only where its blocks
 //                   are one group of the tree, as launch_staged runs it)
 //   staged pass     the library's staged kernel storing its block values, no tree (same sizes)
+//   wideW pass      the staged kernel's adds with W = 1, 2, 4 warps a block in place of eight,
+//                   each holding its share of the rows in registers (wide_pass; powers of two
+//                   only), its block values compared bit for bit with the staged pass's
 //   bulk pass       the library's bulk pass storing its block values, no tree
 //   bulk count      the copy: the pass, then each CTA counts (the last one stops)
 //   bulk count+load ... and the last CTA reads every block value back past L1
@@ -166,6 +169,44 @@ void launch_copy(const R& r, const typename R::value_type* x, std::size_t n, typ
                       static_cast<V*>(ws.values), out, ws.done);
 }
 
+// The staged kernel's adds with W warps a block in place of eight, each thread holding its
+// warp's share of the block's rows in registers (128 / W values of its lane: all of the
+// block's rows for W = 1, loaded at once): warps 1 .. W-1 put theirs in shared memory and
+// arrive, warp 0 adds its own and then theirs in order. Block values only (full blocks: n a
+// multiple of 4096), compared bit for bit with the staged pass's.
+template <P Q, class R, int W>
+__global__ void __launch_bounds__(32 * W)
+    wide_pass(R r, const typename R::value_type* src, det::value_t<Q, typename R::accumulator_type>* v) {
+    using A = typename R::accumulator_type;
+    using V = det::value_t<Q, A>;
+    constexpr int rows = static_cast<int>(det::block / 32) / W;
+    __shared__ A stage[W > 1 ? (W - 1) * rows * 32 : 1];
+    const unsigned warp = threadIdx.x / 32, lane = threadIdx.x % 32;
+    const std::size_t first = static_cast<std::size_t>(blockIdx.x) * det::block;
+    const std::size_t mine = first + warp * rows * 32 + lane;
+    A x[rows];
+#pragma unroll
+    for (int u = 0; u < rows; ++u) x[u] = r.lift(src[mine + 32 * u], mine + 32 * u);
+    if (warp != 0) {
+#pragma unroll
+        for (int u = 0; u < rows; ++u) stage[(warp - 1) * rows * 32 + lane + 32 * u] = x[u];
+        pc::named_arrive(warp, 64);
+        return;
+    }
+    V acc = det::zero<Q, A>(R::identity());
+#pragma unroll
+    for (int u = 0; u < rows; ++u) det::add<Q, A>(acc, x[u]);
+    for (int w = 1; w < W; ++w) {
+        pc::named_sync(w, 64);
+#pragma unroll
+        for (int u = 0; u < rows; ++u) x[u] = stage[(w - 1) * rows * 32 + lane + 32 * u];
+#pragma unroll
+        for (int u = 0; u < rows; ++u) det::add<Q, A>(acc, x[u]);
+    }
+    acc = fx::lane_tree<Q, A>(acc);
+    if (lane == 0) v[blockIdx.x] = acc;
+}
+
 struct row {
     std::string name;
     std::function<void(std::size_t)> enqueue;  // on the study's stream, input window k
@@ -196,9 +237,9 @@ void study(std::size_t n, int reps, const T* pool, std::size_t pool_n, T* d_out,
         constexpr P Q = decltype(q)::value;
         const std::string p = Q == P::deterministic ? "det " : "comp ";
         using F = fx::block_pass;
-        // The staged form runs up to one group of the tree's values (launch_staged); past
-        // that its rows would time another form, or nothing, so they are left out.
-        const bool staged = det::block_count(n) <= fx::fold_group<det::value_t<Q, T>>;
+        // Past what the staged form holds its rows would time another form, or nothing, so
+        // they are left out.
+        const bool staged = fx::staged_holds<Q, R>(det::block_count(n));
         rows.push_back({p + "choose", [=](std::size_t k) { fx::enqueue_reduce<Q>(r, at(k), n, d_out, s); }, true, Q, {}});
         if (staged)
             rows.push_back({p + "staged",
@@ -215,6 +256,37 @@ void study(std::size_t n, int reps, const T* pool, std::size_t pool_n, T* d_out,
                                                      false);
                             },
                             false, Q, {}});
+        if (staged && n % det::block == 0) {
+            using V = det::value_t<Q, T>;
+            const std::size_t m = det::block_count(n);
+            const auto wide = [=](auto w) {
+                constexpr int W = decltype(w)::value;
+                return [=](std::size_t k) {
+                    const auto ws = pc::counted_workspace_for(m * sizeof(V), s, nullptr);
+                    pc::launch("wide_pass", wide_pass<Q, R, W>, static_cast<unsigned>(m), 32 * W, s, r, at(k),
+                               static_cast<V*>(ws.values));
+                };
+            };
+            rows.push_back({p + "wide1 pass", wide(std::integral_constant<int, 1>{}), false, Q, {}});
+            rows.push_back({p + "wide2 pass", wide(std::integral_constant<int, 2>{}), false, Q, {}});
+            rows.push_back({p + "wide4 pass", wide(std::integral_constant<int, 4>{}), false, Q, {}});
+            // Their block values against the staged pass's, bit for bit, on window 0.
+            const auto values = [=](const std::function<void(std::size_t)>& pass) {
+                pass(0);
+                CK(cudaStreamSynchronize(s));
+                const auto ws = pc::counted_workspace_for(m * sizeof(V), s, nullptr);
+                std::vector<V> got(m);
+                CK(cudaMemcpy(got.data(), ws.values, m * sizeof(V), cudaMemcpyDeviceToHost));
+                return got;
+            };
+            const std::vector<V> want = values([=](std::size_t k) {
+                const auto ws = pc::counted_workspace_for(m * sizeof(V), s, nullptr);
+                fx::launch_staged<Q>(r, at(k), n, m, static_cast<V*>(ws.values), d_out, nullptr, s, false);
+            });
+            for (std::size_t i = rows.size() - 3; i < rows.size(); ++i)
+                if (std::memcmp(values(rows[i].enqueue).data(), want.data(), m * sizeof(V)) != 0)
+                    std::printf("  BLOCK VALUES DIFFER from the staged pass's: %s\n", rows[i].name.c_str());
+        }
         rows.push_back({p + "bulk pass", [=](std::size_t k) {
                             using V = det::value_t<Q, T>;
                             const auto ws = pc::counted_workspace_for(det::block_count(n) * sizeof(V), s, nullptr);

@@ -73,18 +73,24 @@ std::size_t staged_wave() {
         one_wave(cache, fixed_blocks_staged<P, R, S>, block_threads, std::numeric_limits<int>::max()));
 }
 
+// Whether fixed_blocks_staged can read m blocks: its blocks' values are one group of the
+// tree (fold_group<V>), which its last CTA folds.
+template <precision P, class R>
+constexpr bool staged_holds(std::size_t m) {
+    return m <= fold_group<det::value_t<P, typename R::accumulator_type>>;
+}
+
 // Launches fixed_blocks_staged over src[0, n) (m blocks), in parts of staged_part<A>
 // values: a single block in one CTA of staged_threads (values and counters unused, may be
-// null), more in CTAs of block_threads. It launches nothing for more blocks than one group
-// of the tree (fold_group<V>), nor, with one_wave_only, where its m CTAs do not fit one
-// wave. Returns whether it launched.
+// null), more in CTAs of block_threads. It launches nothing where !staged_holds<P, R>(m),
+// nor, with one_wave_only, where its m CTAs do not fit one wave. Returns whether it launched.
 template <precision P, class R>
 bool launch_staged(const R& r, source_t<R> src, std::size_t n, std::size_t m,
                    det::value_t<P, typename R::accumulator_type>* values, typename R::result_type* d_result,
                    unsigned* counters, cudaStream_t stream, bool one_wave_only) {
     using A = typename R::accumulator_type;
     constexpr std::size_t S = staged_part<A>;
-    if (m > fold_group<det::value_t<P, A>>) return false;
+    if (!staged_holds<P, R>(m)) return false;
     if (one_wave_only && m > 1 && m > staged_wave<P, R, S>()) return false;
     const unsigned threads = m == 1 ? staged_threads<A>(n) : static_cast<unsigned>(block_threads);
     launch("fixed_blocks_staged launch", fixed_blocks_staged<P, R, S>, static_cast<unsigned>(m), threads, stream, r,
