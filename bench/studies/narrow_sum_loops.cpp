@@ -1,4 +1,5 @@
-// How fast can a bare AVX2 loop sum 16-bit floats on this CPU, against the read probe
+// How fast can a bare AVX2 (and, where the CPU has it, AVX-512) loop sum 16-bit floats on this
+// CPU, against the read probe
 // (read_probe.hpp)? A standalone study beside the benchmark: 2 threads, 2^27 elements, each
 // loop timed 25 times interleaved with the probe, median, ratio to the probe's median. It
 // bounds what openmp's float16/bfloat16 sums (lane_fold.hpp) can reach here; the int8 row is
@@ -58,6 +59,43 @@ __attribute__((target("avx2"))) double bf16_sum(const unsigned char* b, std::siz
     return lanes(_mm256_add_ps(_mm256_add_ps(a0, a1), _mm256_add_ps(a2, a3)));
 }
 
+// The same two loops with 512-bit vectors (AVX-512F: vcvtph2ps of 16 elements a load), where
+// the CPU has them.
+__attribute__((target("avx512f"))) double lanes512(__m512 v) {
+    alignas(64) float f[16];
+    _mm512_store_ps(f, v);
+    double s = 0;
+    for (float x : f) s += x;
+    return s;
+}
+
+__attribute__((target("avx512f"))) double f16_sum512(const unsigned char* b, std::size_t bytes) {
+    const auto* p = reinterpret_cast<const u16*>(b);
+    const std::size_t n = bytes / 2;
+    __m512 a0 = _mm512_setzero_ps(), a1 = a0, a2 = a0, a3 = a0;
+    for (std::size_t i = 0; i + 64 <= n; i += 64) {
+        a0 = _mm512_add_ps(a0, _mm512_cvtph_ps(_mm256_loadu_si256(reinterpret_cast<const __m256i*>(p + i))));
+        a1 = _mm512_add_ps(a1, _mm512_cvtph_ps(_mm256_loadu_si256(reinterpret_cast<const __m256i*>(p + i + 16))));
+        a2 = _mm512_add_ps(a2, _mm512_cvtph_ps(_mm256_loadu_si256(reinterpret_cast<const __m256i*>(p + i + 32))));
+        a3 = _mm512_add_ps(a3, _mm512_cvtph_ps(_mm256_loadu_si256(reinterpret_cast<const __m256i*>(p + i + 48))));
+    }
+    return lanes512(_mm512_add_ps(_mm512_add_ps(a0, a1), _mm512_add_ps(a2, a3)));
+}
+
+__attribute__((target("avx512f"))) double bf16_sum512(const unsigned char* b, std::size_t bytes) {
+    const __m512i upper = _mm512_set1_epi32(static_cast<int>(0xffff0000u));
+    __m512 a0 = _mm512_setzero_ps(), a1 = a0, a2 = a0, a3 = a0;
+    for (std::size_t i = 0; i + 128 <= bytes; i += 128) {
+        const __m512i v = _mm512_loadu_si512(b + i);
+        const __m512i w = _mm512_loadu_si512(b + i + 64);
+        a0 = _mm512_add_ps(a0, _mm512_castsi512_ps(_mm512_slli_epi32(v, 16)));
+        a1 = _mm512_add_ps(a1, _mm512_castsi512_ps(_mm512_and_si512(v, upper)));
+        a2 = _mm512_add_ps(a2, _mm512_castsi512_ps(_mm512_slli_epi32(w, 16)));
+        a3 = _mm512_add_ps(a3, _mm512_castsi512_ps(_mm512_and_si512(w, upper)));
+    }
+    return lanes512(_mm512_add_ps(_mm512_add_ps(a0, a1), _mm512_add_ps(a2, a3)));
+}
+
 // int8: the library's fold.
 double i8_sum(const unsigned char* p, std::size_t bytes) {
     return static_cast<double>(static_cast<std::int64_t>(
@@ -94,13 +132,17 @@ int main() {
     }
     struct row { const char* name; loop f; std::vector<double> t; double result; } rows[] = {
         {"probe", nullptr, {}, 0}, {"float16 sum", f16_sum, {}, 0}, {"bfloat16 sum", bf16_sum, {}, 0},
-        {"int8 sum (library)", i8_sum, {}, 0}};
+        {"int8 sum (library)", i8_sum, {}, 0}, {"float16 sum avx512", f16_sum512, {}, 0},
+        {"bfloat16 sum avx512", bf16_sum512, {}, 0}};
+    const bool avx512 = __builtin_cpu_supports("avx512f");
     for (int rep = 0; rep < 25; ++rep)
-        for (auto& r : rows) r.t.push_back(timed(r.f, p, bytes, &r.result));
+        for (auto& r : rows)
+            if (avx512 || (r.f != f16_sum512 && r.f != bf16_sum512)) r.t.push_back(timed(r.f, p, bytes, &r.result));
     for (auto& r : rows) std::sort(r.t.begin(), r.t.end());
     const double probe_median = rows[0].t[12];
     for (const auto& r : rows)
-        std::printf("%-20s %7.3f ms  %5.1f GB/s  probe/this %.3f\n", r.name, r.t[12] * 1e3, bytes / r.t[12] / 1e9,
+        if (!r.t.empty())
+            std::printf("%-20s %7.3f ms  %5.1f GB/s  probe/this %.3f\n", r.name, r.t[12] * 1e3, bytes / r.t[12] / 1e9,
                     probe_median / r.t[12]);
     std::free(p);
 }

@@ -8,6 +8,7 @@
 
 #include <cstdint>
 #include <cstring>
+#include <type_traits>
 #include <string>
 #include <vector>
 
@@ -77,3 +78,57 @@ TEMPLATE_TEST_CASE("every SIMD clone of the host fixed-order fold gives the bits
     SECTION("deterministic") { check_every_size<precision::deterministic, TestType>(); }
     SECTION("compensated") { check_every_size<precision::compensated, TestType>(); }
 }
+
+#if defined(PREDUCE_HOST_AVX2_DISPATCH)
+namespace {
+
+// Random 16-bit floats of random sign and fraction. every_exponent: finite values of every
+// exponent (subnormals included, the all-ones exponent left out), whose sums the largest
+// elements decide; else exponents within 12 of 1's, a spread that the float32 lanes round,
+// so that the sum's bits depend on the order of its additions and lanes in another order show.
+template <class H>
+std::vector<H> random_halves(std::size_t n, std::uint64_t salt, bool every_exponent) {
+    const auto raw = test::random_values<std::uint16_t>(n, salt);
+    constexpr unsigned shift = std::is_same_v<H, float16> ? 10 : 7;  // the exponent's lowest bit
+    constexpr unsigned top = std::is_same_v<H, float16> ? 0x1f : 0xff, bias = top / 2;
+    std::vector<H> v(n);
+    for (std::size_t i = 0; i < n; ++i) {
+        const unsigned b = raw[i], fraction = b & ((1u << shift) - 1), sign = b & 0x8000u;
+        unsigned exponent = (b >> shift) & top;
+        exponent = every_exponent ? (exponent == top ? top - 1 : exponent) : bias - 12 + exponent % 25;
+        v[i] = H{static_cast<std::uint16_t>(sign | exponent << shift | fraction)};
+    }
+    return v;
+}
+
+template <class H, class Op>
+void check_half_clones(Op op) {
+    const auto r = detail::resolve_reducer<H>(op);
+    for (const std::size_t n : {std::size_t{31}, std::size_t{1000}, std::size_t{4096 + 17}, std::size_t{100003}}) {
+        for (const bool every_exponent : {true, false}) {
+            const auto x = random_halves<H>(n, n, every_exponent);
+            for (const std::size_t begin : {std::size_t{0}, std::size_t{3}}) {
+                const auto a = detail::lane_fold_avx2(r, x.data(), begin, n);
+                const auto b = detail::lane_fold_avx512(r, x.data(), begin, n);
+                INFO("n = " << n << ", begin = " << begin << (every_exponent ? ", every exponent" : ", exponents near 1's")
+                            << ": avx2 " << a << ", avx512 " << b);
+                CHECK(std::memcmp(&a, &b, sizeof(a)) == 0);
+            }
+        }
+    }
+}
+
+} // namespace
+
+TEMPLATE_TEST_CASE("the AVX-512 clone of the 16-bit float folds gives the AVX2 clone's bits", "[clones]", float16,
+                   bfloat16) {
+    if (!detail::cpu_has_avx2() || !detail::cpu_has_avx512()) {
+        WARN("this CPU lacks AVX2 or AVX-512: the clones are not compared here");
+        return;
+    }
+    SECTION("sum") { check_half_clones<TestType>(sum); }
+    SECTION("wide_sum") { check_half_clones<TestType>(wide_sum); }
+    SECTION("sumsq") { check_half_clones<TestType>(sumsq); }
+    SECTION("asum") { check_half_clones<TestType>(asum); }
+}
+#endif

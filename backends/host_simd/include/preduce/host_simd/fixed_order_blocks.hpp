@@ -103,13 +103,6 @@ __attribute__((target("avx2"), flatten)) PREDUCE_NO_CONTRACT void block_values_a
 // short of memory speed on a 2-vCPU VM, with 5 of a row's 8 error registers spilled.
 // AVX-512 does the same operations lane by lane (so the same bits) in half the
 // instructions, with registers for the whole row.
-// The target string asks g++ for 512-bit vectors (its generic tuning uses 256-bit ones);
-// clang refuses that option in a target string and uses 512-bit vectors without it.
-#if defined(__clang__)
-#define PREDUCE_HOST_AVX512_TARGET "avx512f,avx512vl"
-#else
-#define PREDUCE_HOST_AVX512_TARGET "avx512f,avx512vl,prefer-vector-width=512"
-#endif
 template <precision P, class R>
 __attribute__((target(PREDUCE_HOST_AVX512_TARGET), flatten)) PREDUCE_NO_CONTRACT void
 block_values_avx512(const R& r, source_t<R> src, std::size_t n, std::size_t b0, std::size_t b1,

@@ -397,6 +397,14 @@ typename argmax_reducer<T>::accumulator_type lane_fold(const argmax_reducer<T>& 
 #define PREDUCE_HOST_AVX2_DISPATCH 1
 #include <cpuid.h>
 #include <immintrin.h>
+// The AVX-512 clones' target (here and in fixed_order_blocks.hpp). It asks g++ for 512-bit
+// vectors (its generic tuning uses 256-bit ones); clang refuses that option in a target
+// string and uses 512-bit vectors without it.
+#if defined(__clang__)
+#define PREDUCE_HOST_AVX512_TARGET "avx512f,avx512vl"
+#else
+#define PREDUCE_HOST_AVX512_TARGET "avx512f,avx512vl,prefer-vector-width=512"
+#endif
 // 8-byte argmin/argmax: AVX2 has the signed 64-bit compare (vpcmpgtq) that SSE2 lacks, so
 // only the AVX2 clone takes the rank lanes for double/int64 (one core: 7.7 -> 39 GB/s on
 // 2^26 doubles; in the SSE2 build the generic fold is faster).
@@ -459,6 +467,86 @@ struct widened_half_round {
         for (std::size_t j = 0; j < L; ++j) lane[j] = R::combine(lane[j], F{}.lift(w[j], i + j));
     }
 };
+
+// The AVX-512 clone's 16-bit float round: 16 elements a widening instruction, into the lanes
+// widened_half_round gives them (bfloat16: each 16's evens, then its odds, by one permute), so
+// that both clones give the same bits. Where the CPU has AVX-512, the 256-bit form ran at
+// 0.83-0.95 of the read probe and a bare 512-bit loop at 0.87-1.04 (2 threads, 2^27
+// elements; studies/narrow_sum_loops.cpp).
+// (GCC 12 warns that the undefined vector its AVX-512 intrinsics start from may be used
+// uninitialized; nothing here reads it.)
+#if defined(__GNUC__) && !defined(__clang__)
+#pragma GCC diagnostic push
+#pragma GCC diagnostic ignored "-Wmaybe-uninitialized"
+#endif
+struct widened_half_round512 {
+    template <std::size_t L, class R>
+    __attribute__((target(PREDUCE_HOST_AVX512_TARGET))) void operator()(const R&, const typename R::value_type* data,
+                                                                         std::size_t i,
+                                                                         typename R::accumulator_type* lane) const {
+        static_assert(L % 16 == 0);
+        using F = typename over_float<R>::type;
+        alignas(64) float w[L];
+        const __m512i evens_then_odds = _mm512_setr_epi32(0, 2, 4, 6, 8, 10, 12, 14, 1, 3, 5, 7, 9, 11, 13, 15);
+        for (std::size_t k = 0; k < L; k += 16) {
+            const __m256i h = _mm256_loadu_si256(reinterpret_cast<const __m256i*>(data + i + k));
+            if constexpr (std::is_same_v<typename R::value_type, bfloat16>) {
+                const __m512 f = _mm512_castsi512_ps(_mm512_slli_epi32(_mm512_cvtepu16_epi32(h), 16));
+                _mm512_store_ps(w + k, _mm512_permutexvar_ps(evens_then_odds, f));
+            } else {
+                _mm512_store_ps(w + k, _mm512_cvtph_ps(h));
+            }
+        }
+        PREDUCE_PRAGMA_OMP_SIMD
+        for (std::size_t j = 0; j < L; ++j) lane[j] = R::combine(lane[j], F{}.lift(w[j], i + j));
+    }
+};
+
+// The sum of 16-bit floats where the CPU has AVX-512: fold_lanes<32> with widened_half_round
+// (the same lanes, adds and tree, so the same bits), its 32 lanes kept in two registers in
+// place of an array, which leaves a load, a widening and an add per 16 elements, as in a bare
+// loop. float16: lanes 0-15 and 16-31 in order. bfloat16: a 32-element load's evens (the
+// shifted lower halves) go to lanes 0-7 and 16-23, its odds (the masked upper halves) to 8-15
+// and 24-31, where widened_half_round puts them; two permutes bring the lanes back in order
+// once, for the tail and the tree.
+template <class H>
+__attribute__((target(PREDUCE_HOST_AVX512_TARGET))) float half_sum_avx512(const H* data, std::size_t begin,
+                                                                          std::size_t end) {
+    using R = sum_reducer<H>;
+    constexpr std::size_t L = 32;
+    static_assert(lane_count<typename R::accumulator_type> == L);
+    __m512 a = _mm512_set1_ps(R::identity()), b = a;
+    std::size_t i = begin;
+    if constexpr (std::is_same_v<H, bfloat16>) {
+        const __m512i upper = _mm512_set1_epi32(static_cast<int>(0xffff0000u));
+        for (; i + L <= end; i += L) {
+            const __m512i v = _mm512_loadu_si512(data + i);
+            a = _mm512_add_ps(a, _mm512_castsi512_ps(_mm512_slli_epi32(v, 16)));
+            b = _mm512_add_ps(b, _mm512_castsi512_ps(_mm512_and_si512(v, upper)));
+        }
+        const __m512i first = _mm512_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7, 16, 17, 18, 19, 20, 21, 22, 23);
+        const __m512i second = _mm512_setr_epi32(8, 9, 10, 11, 12, 13, 14, 15, 24, 25, 26, 27, 28, 29, 30, 31);
+        const __m512 lanes_low = _mm512_permutex2var_ps(a, first, b), lanes_high = _mm512_permutex2var_ps(a, second, b);
+        a = lanes_low;
+        b = lanes_high;
+    } else {
+        for (; i + L <= end; i += L) {
+            a = _mm512_add_ps(a, _mm512_cvtph_ps(_mm256_loadu_si256(reinterpret_cast<const __m256i*>(data + i))));
+            b = _mm512_add_ps(b, _mm512_cvtph_ps(_mm256_loadu_si256(reinterpret_cast<const __m256i*>(data + i + 16))));
+        }
+    }
+    alignas(64) float lane[L];
+    _mm512_store_ps(lane, a);
+    _mm512_store_ps(lane + 16, b);
+    const R r{};
+    for (std::size_t j = 0; i + j < end; ++j) lane[j] = R::combine(lane[j], r.lift(data[i + j], i + j));
+    for (std::size_t w = L / 2; w > 0; w /= 2)
+        for (std::size_t j = 0; j < w; ++j) lane[j] = R::combine(lane[j], lane[j + w]);
+    return lane[0];
+}
+#if defined(__GNUC__) && !defined(__clang__)
+#pragma GCC diagnostic pop
+#endif
 
 // Sums of 8- and 16-bit integers in fewer instructions a byte than the widening lanes of
 // lane_fold (two vCPUs may share one physical core, where that decides the speed): unsigned
@@ -553,6 +641,17 @@ __attribute__((target("avx2,f16c"), flatten)) typename R::accumulator_type lane_
     else
         return ::preduce::detail::lane_fold(r, data, begin, end);
 }
+// 16-bit floats under the reducers that lift them as float32 (lifts_over_float), where the CPU
+// has AVX-512: the same lanes and adds as lane_fold_avx2's, so the same bits.
+template <class R>
+    requires lifts_over_float<R>
+__attribute__((target(PREDUCE_HOST_AVX512_TARGET), flatten)) typename R::accumulator_type
+lane_fold_avx512([[maybe_unused]] const R& r, source_t<R> data, std::size_t begin, std::size_t end) {
+    if constexpr (std::is_same_v<R, sum_reducer<typename R::value_type>>) return half_sum_avx512(data, begin, end);
+    else return fold_lanes<lane_count<typename R::accumulator_type>, prefetch_helps_v<R>>(r, data, begin, end,
+                                                                                    widened_half_round512{});
+}
+
 // AVX2 and F16C (every AVX2 CPU has both; the clone is compiled for the pair).
 // F16C is read from CPUID (leaf 1, ECX bit 29): Clang's __builtin_cpu_supports does not name it.
 inline bool cpu_has_avx2() noexcept {
@@ -563,7 +662,8 @@ inline bool cpu_has_avx2() noexcept {
     }();
     return yes;
 }
-// The compensated fixed-order folds' AVX-512 clone (fixed_order_blocks.hpp) needs these.
+// The AVX-512 clones (lane_fold_avx512, and the compensated fixed-order folds' in
+// fixed_order_blocks.hpp) need these.
 inline bool cpu_has_avx512() noexcept {
     static const bool yes = __builtin_cpu_supports("avx512f") && __builtin_cpu_supports("avx512vl");
     return yes;
@@ -574,6 +674,8 @@ template <class R>
 typename R::accumulator_type host_fold(const R& r, source_t<R> data, std::size_t begin, std::size_t end,
                                        [[maybe_unused]] bool avx2) {
 #if defined(PREDUCE_HOST_AVX2_DISPATCH)
+    if constexpr (lifts_over_float<R>)
+        if (avx2 && cpu_has_avx512()) return lane_fold_avx512(r, data, begin, end);
     if (avx2) return lane_fold_avx2(r, data, begin, end);
 #endif
     return ::preduce::detail::lane_fold(r, data, begin, end);
