@@ -4,12 +4,14 @@
 // of them in the backends. Here every clone this CPU can run is called directly, on every
 // block of fresh random data, and must give the bits of det::block_value, the one-lane
 // reference every backend's fixed order must equal.
+// The same for the fast folds of 16-bit floats (preduce/host_simd/lane_fold.hpp), whose
+// AVX-512 clone must give the AVX2 clone's bits.
 #include <catch2/catch.hpp>
 
 #include <cstdint>
 #include <cstring>
-#include <type_traits>
 #include <string>
+#include <type_traits>
 #include <vector>
 
 #include "preduce/host_simd/fixed_order_blocks.hpp"

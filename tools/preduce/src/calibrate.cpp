@@ -226,10 +226,11 @@ int run_calibration(const calibrate_settings& s) {
     c.pageable = pageable.sums.rules;
     c.comparisons_pageable = pageable.comparisons.rules;
     nlohmann::ordered_json measured;
-    measured["what"] = "median call of preduce::reduce(backend, data, n, op) over float32, host wall clock, the "
-                       "backends in turn, each call on memory the calls before it did not read, the lower of two "
-                       "passes' medians: sum for the sums' rules (pageable, pinned), argmin for the comparisons' "
-                       "(comparisons)";
+    measured["what"] = fmt::format("median call of preduce::reduce(backend, data, n, op) over float32, host wall "
+                                   "clock, the backends in turn, each call on memory the calls before it did not "
+                                   "read, the lowest of {} passes' medians: sum for the sums' rules (pageable, "
+                                   "pinned), argmin for the comparisons' (comparisons)",
+                                   passes);
     measured["pageable"] = to_json(pageable.sums);
     measured["comparisons"]["pageable"] = to_json(pageable.comparisons);
     bool pinned_measured = false;

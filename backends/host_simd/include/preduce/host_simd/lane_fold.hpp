@@ -79,6 +79,17 @@ struct lift_round {
     }
 };
 
+// The end of a fold of L lanes: the last partial round data[i, end) (fewer than L elements)
+// into lanes 0, 1, ..., then the lanes' pairwise tree. Every form of the lanes ends here.
+template <std::size_t L, class R>
+typename R::accumulator_type finish_lanes(const R& r, source_t<R> data, std::size_t i, std::size_t end,
+                                          typename R::accumulator_type (&lane)[L]) {
+    for (std::size_t j = 0; j < L && i + j < end; ++j) lane[j] = R::combine(lane[j], r.lift(data[i + j], i + j));
+    for (std::size_t w = L / 2; w > 0; w /= 2)
+        for (std::size_t j = 0; j < w; ++j) lane[j] = R::combine(lane[j], lane[j + w]);
+    return lane[0];
+}
+
 // L lanes of a commutative reducer over [begin, end), then their pairwise tree. Round
 // folds each whole round of L elements (lift_round, or one that widens 16-bit floats with
 // F16C, below); the last partial round and the tree are the same for every Round.
@@ -94,10 +105,7 @@ typename R::accumulator_type fold_lanes(const R& r, source_t<R> data, std::size_
         if constexpr (Prefetch) prefetch_ahead(data, i, L * sizeof(typename R::value_type));
         round.template operator()<L>(r, data, i, lane);
     }
-    for (std::size_t j = 0; i + j < end; ++j) lane[j] = R::combine(lane[j], r.lift(data[i + j], i + j));
-    for (std::size_t w = L / 2; w > 0; w /= 2)
-        for (std::size_t j = 0; j < w; ++j) lane[j] = R::combine(lane[j], lane[j + w]);
-    return lane[0];
+    return finish_lanes<L>(r, data, i, end, lane);
 }
 
 template <class R>
@@ -468,11 +476,9 @@ struct widened_half_round {
     }
 };
 
-// The AVX-512 clone's 16-bit float round: 16 elements a widening instruction, into the lanes
-// widened_half_round gives them (bfloat16: each 16's evens, then its odds, by one permute), so
-// that both clones give the same bits. Where the CPU has AVX-512, the 256-bit form ran at
-// 0.83-0.95 of the read probe and a bare 512-bit loop at 0.87-1.04 (2 threads, 2^27
-// elements; studies/narrow_sum_loops.cpp).
+// The AVX-512 clone's 16-bit float round (the reducers other than sum): 16 elements a
+// widening instruction, into the lanes widened_half_round gives them (bfloat16: each 16's
+// evens, then its odds, by one permute), so that both clones give the same bits.
 // (GCC 12 warns that the undefined vector its AVX-512 intrinsics start from may be used
 // uninitialized; nothing here reads it.)
 #if defined(__GNUC__) && !defined(__clang__)
@@ -505,7 +511,8 @@ struct widened_half_round512 {
 // The sum of 16-bit floats where the CPU has AVX-512: fold_lanes<32> with widened_half_round
 // (the same lanes, adds and tree, so the same bits), its 32 lanes kept in two registers in
 // place of an array, which leaves a load, a widening and an add per 16 elements, as in a bare
-// loop. float16: lanes 0-15 and 16-31 in order. bfloat16: a 32-element load's evens (the
+// loop (on an AVX-512 CPU the 256-bit form ran at 0.83-0.95 of the read probe, a bare 512-bit
+// loop at 0.87-1.04: 2 threads, 2^27 elements, studies/narrow_sum_loops.cpp). float16: lanes 0-15 and 16-31 in order. bfloat16: a 32-element load's evens (the
 // shifted lower halves) go to lanes 0-7 and 16-23, its odds (the masked upper halves) to 8-15
 // and 24-31, where widened_half_round puts them; two permutes bring the lanes back in order
 // once, for the tail and the tree.
@@ -538,11 +545,7 @@ __attribute__((target(PREDUCE_HOST_AVX512_TARGET))) float half_sum_avx512(const 
     alignas(64) float lane[L];
     _mm512_store_ps(lane, a);
     _mm512_store_ps(lane + 16, b);
-    const R r{};
-    for (std::size_t j = 0; i + j < end; ++j) lane[j] = R::combine(lane[j], r.lift(data[i + j], i + j));
-    for (std::size_t w = L / 2; w > 0; w /= 2)
-        for (std::size_t j = 0; j < w; ++j) lane[j] = R::combine(lane[j], lane[j + w]);
-    return lane[0];
+    return finish_lanes<L>(R{}, data, i, end, lane);
 }
 #if defined(__GNUC__) && !defined(__clang__)
 #pragma GCC diagnostic pop
