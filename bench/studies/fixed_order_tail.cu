@@ -13,6 +13,9 @@
 //   wideW pass      the staged kernel's adds with W = 1, 2, 4 warps a block in place of eight,
 //                   each holding its share of the rows in registers (wide_pass; powers of two
 //                   only), its block values compared bit for bit with the staged pass's
+//   chain only      wide1 pass's adds on values made in registers, no loads: the time the
+//                   order's 32 chains a block take by themselves (one warp a block)
+//   empty           the same grid of one-warp CTAs, each storing one value: the launch alone
 //   bulk pass       the library's bulk pass storing its block values, no tree
 //   bulk count      the copy: the pass, then each CTA counts (the last one stops)
 //   bulk count+load ... and the last CTA reads every block value back past L1
@@ -207,6 +210,26 @@ __global__ void __launch_bounds__(32 * W)
     if (lane == 0) v[blockIdx.x] = acc;
 }
 
+// wide1 pass's adds with no loads: each lane adds 128 values made from its lane and row
+// (off the chain of adds), so the kernel's time is the chain's.
+template <P Q, class R>
+__global__ void __launch_bounds__(32)
+    chain_only(typename R::accumulator_type seed, det::value_t<Q, typename R::accumulator_type>* v) {
+    using A = typename R::accumulator_type;
+    using V = det::value_t<Q, A>;
+    const unsigned lane = threadIdx.x % 32;
+    V acc = det::zero<Q, A>(R::identity());
+#pragma unroll 16
+    for (int u = 0; u < static_cast<int>(det::block / 32); ++u) det::add<Q, A>(acc, seed * A(u + 1) + A(lane));
+    acc = fx::lane_tree<Q, A>(acc);
+    if (lane == 0) v[blockIdx.x] = acc;
+}
+
+template <class V>
+__global__ void __launch_bounds__(32) empty_blocks(V* v) {
+    if (threadIdx.x == 0) v[blockIdx.x] = V{};
+}
+
 struct row {
     std::string name;
     std::function<void(std::size_t)> enqueue;  // on the study's stream, input window k
@@ -284,6 +307,18 @@ void study(std::size_t n, int reps, const T* pool, std::size_t pool_n, T* d_out,
             for (std::size_t i = rows.size() - 3; i < rows.size(); ++i)
                 if (std::memcmp(values(rows[i].enqueue).data(), want.data(), m * sizeof(V)) != 0)
                     std::printf("  BLOCK VALUES DIFFER from the staged pass's: %s\n", rows[i].name.c_str());
+            rows.push_back({p + "chain only", [=](std::size_t k) {
+                                const auto ws = pc::counted_workspace_for(m * sizeof(V), s, nullptr);
+                                pc::launch("chain_only", chain_only<Q, R>, static_cast<unsigned>(m), 32, s,
+                                           static_cast<T>(1 + k % 7), static_cast<V*>(ws.values));
+                            },
+                            false, Q, {}});
+            rows.push_back({p + "empty", [=](std::size_t) {
+                                const auto ws = pc::counted_workspace_for(m * sizeof(V), s, nullptr);
+                                pc::launch("empty_blocks", empty_blocks<V>, static_cast<unsigned>(m), 32, s,
+                                           static_cast<V*>(ws.values));
+                            },
+                            false, Q, {}});
         }
         rows.push_back({p + "bulk pass", [=](std::size_t k) {
                             using V = det::value_t<Q, T>;
