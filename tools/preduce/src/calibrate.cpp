@@ -253,8 +253,18 @@ int run_calibration(const calibrate_settings& s) {
     out << preduce::calibration_to_json(c, measured.dump());
     if (!out) throw input_error("--calibrate: cannot write " + path);
     out.close();
-    preduce::reload_calibration();
-    fmt::print("wrote {}: {}\n", path, preduce::describe(preduce::backend::automatic));
+    // backend::automatic reads the file calibration_path() names, which need not be this one
+    // (--calibration-file): its description is only this file's where the two are the same.
+    const std::string reads = preduce::calibration_path();
+    std::error_code e1, e2;
+    if (!reads.empty() &&
+        std::filesystem::weakly_canonical(file, e1) == std::filesystem::weakly_canonical(reads, e2) && !e1 && !e2) {
+        preduce::reload_calibration();
+        fmt::print("wrote {}: {}\n", path, preduce::describe(preduce::backend::automatic));
+    } else {
+        fmt::print("wrote {}; backend::automatic reads {}, so set PREDUCE_CALIBRATION={} to use this one\n", path,
+                   reads.empty() ? "no file here (neither PREDUCE_CALIBRATION nor HOME is set)" : reads, path);
+    }
     for (const auto& [what, rules] :
          {std::pair{"sums, pageable", &c.pageable}, std::pair{"sums, pinned", &c.pinned},
           std::pair{"comparisons, pageable", &c.comparisons_pageable}, std::pair{"comparisons, pinned", &c.comparisons_pinned}}) {

@@ -205,6 +205,9 @@ def case_calibrate():
     path = os.path.join(TMP, "cache", "calibration.json")
     out = ok("--calibrate", "--calibrate-max", 10, "--calibration-file", path)
     check(f"wrote {path}" in out and "median call of sum" in out and "median call of argmin" in out, out)
+    # Not the file automatic reads here (the cache has no such path): the output says so and
+    # does not describe automatic's calibration as this file's.
+    check(f"set PREDUCE_CALIBRATION={path} to use this one" in out and "auto(" not in out, out)
     doc = json.load(open(path))
     check(doc["format"] == "preduce-calibration/1", doc)
     for key, rules in (("pageable", doc["pageable"]), ("pinned", doc["pinned"]),
@@ -231,6 +234,9 @@ def case_calibrate():
     # The file is what --backend auto then reads.
     CALIBRATION = path
     label = records("--n", 100, "--backend", "auto")[0]["label"]
+    # Written to the file automatic reads: the output describes automatic with it.
+    out = ok("--calibrate", "--calibrate-max", 4, "--calibration-file", path)
+    check(f"wrote {path}: auto(calibration file {path}" in out, out)
     check(label.split(" -> ")[1].split("(")[0] in names, label)
     # Flags of --calibrate alone, and their limits.
     fails("--calibration-file", path, contains="only applies to --calibrate")
