@@ -234,10 +234,10 @@ def case_calibrate():
     # The file is what --backend auto then reads.
     CALIBRATION = path
     label = records("--n", 100, "--backend", "auto")[0]["label"]
+    check(label.split(" -> ")[1].split("(")[0] in names, label)
     # Written to the file automatic reads: the output describes automatic with it.
     out = ok("--calibrate", "--calibrate-max", 4, "--calibration-file", path)
     check(f"wrote {path}: auto(calibration file {path}" in out, out)
-    check(label.split(" -> ")[1].split("(")[0] in names, label)
     # Flags of --calibrate alone, and their limits.
     fails("--calibration-file", path, contains="only applies to --calibrate")
     fails("--calibrate-max", 8, contains="only applies to --calibrate")
