@@ -256,9 +256,8 @@ int run_calibration(const calibrate_settings& s) {
     // backend::automatic reads the file calibration_path() names, which need not be this one
     // (--calibration-file): its description is only this file's where the two are the same.
     const std::string reads = preduce::calibration_path();
-    std::error_code e1, e2;
-    if (!reads.empty() &&
-        std::filesystem::weakly_canonical(file, e1) == std::filesystem::weakly_canonical(reads, e2) && !e1 && !e2) {
+    std::error_code unknown;  // no file at `reads` (or no `reads`): not the same file
+    if (std::filesystem::equivalent(file, reads, unknown)) {
         preduce::reload_calibration();
         fmt::print("wrote {}: {}\n", path, preduce::describe(preduce::backend::automatic));
     } else {

@@ -512,10 +512,11 @@ struct widened_half_round512 {
 // (the same lanes, adds and tree, so the same bits), its 32 lanes kept in two registers in
 // place of an array, which leaves a load, a widening and an add per 16 elements, as in a bare
 // loop (on an AVX-512 CPU the 256-bit form ran at 0.83-0.95 of the read probe, a bare 512-bit
-// loop at 0.87-1.04: 2 threads, 2^27 elements, studies/narrow_sum_loops.cpp). float16: lanes 0-15 and 16-31 in order. bfloat16: a 32-element load's evens (the
-// shifted lower halves) go to lanes 0-7 and 16-23, its odds (the masked upper halves) to 8-15
-// and 24-31, where widened_half_round puts them; two permutes bring the lanes back in order
-// once, for the tail and the tree.
+// loop at 0.87-1.04: 2 threads, 2^27 elements, studies/narrow_sum_loops.cpp).
+// float16: lanes 0-15 and 16-31 in order. bfloat16: a 32-element load's evens (the shifted
+// lower halves) go to lanes 0-7 and 16-23, its odds (the masked upper halves) to 8-15 and
+// 24-31, where widened_half_round puts them; two permutes bring the lanes back in order once,
+// for the tail and the tree.
 template <class H>
 __attribute__((target(PREDUCE_HOST_AVX512_TARGET))) float half_sum_avx512(const H* data, std::size_t begin,
                                                                           std::size_t end) {
