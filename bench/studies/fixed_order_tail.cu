@@ -10,9 +10,10 @@
 //                   bulk form, its in-launch tree included; staged: only where its blocks
 //                   are one group of the tree, as launch_staged runs it)
 //   staged pass     the library's staged kernel storing its block values, no tree (same sizes)
-//   wideW pass      the staged kernel's adds with W = 1, 2, 4 warps a block in place of eight,
-//                   each holding its share of the rows in registers (wide_pass; powers of two
-//                   only), its block values compared bit for bit with the staged pass's
+//   wideW pass      the staged kernel's adds with W = 1, 2, 4 warps a block, each holding its
+//                   share of the rows in registers (wide_pass; powers of two only; the staged
+//                   kernel is the W = 4 shape with its partial blocks and its tree), its block
+//                   values compared bit for bit with the staged pass's
 //   chain only      wide1 pass's adds on values made in registers, no loads: the time the
 //                   order's 32 chains a block take by themselves (one warp a block)
 //   empty           the same grid of one-warp CTAs, each storing one value: the launch alone
@@ -172,11 +173,11 @@ void launch_copy(const R& r, const typename R::value_type* x, std::size_t n, typ
                       static_cast<V*>(ws.values), out, ws.done);
 }
 
-// The staged kernel's adds with W warps a block in place of eight, each thread holding its
-// warp's share of the block's rows in registers (128 / W values of its lane: all of the
-// block's rows for W = 1, loaded at once): warps 1 .. W-1 put theirs in shared memory and
-// arrive, warp 0 adds its own and then theirs in order. Block values only (full blocks: n a
-// multiple of 4096), compared bit for bit with the staged pass's.
+// The staged kernel's adds with W warps a block, each thread holding its warp's share of the
+// block's rows in registers (128 / W values of its lane: all of the block's rows for W = 1,
+// loaded at once): warps 1 .. W-1 put theirs in shared memory and arrive, warp 0 adds its
+// own and then theirs in order. Block values only (full blocks: n a multiple of 4096),
+// compared bit for bit with the staged pass's.
 template <P Q, class R, int W>
 __global__ void __launch_bounds__(32 * W)
     wide_pass(R r, const typename R::value_type* src, det::value_t<Q, typename R::accumulator_type>* v) {

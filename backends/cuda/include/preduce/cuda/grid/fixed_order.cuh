@@ -26,12 +26,11 @@
 //    and adds, its warps streaming their blocks through shared memory by bulk copies. Its
 //    CTAs take aligned power-of-two shares of the blocks, whole subtrees of the block tree,
 //    and fold them themselves, so its in-launch tree is one round over the shares' values.
-//  - With no more blocks than one wave of CTAs, fixed_blocks_staged gives each block a CTA
-//    whose eight warps load it (whole, or half of it at a time for doubles) while warp 0
-//    adds the eighths that have arrived (the same adds, one trip to memory per load), then
-//    the tree's one round (its blocks are one group). A single block (n <= 4096) is one CTA
-//    of as many warps as its values fill, which writes the result itself: no workspace, no
-//    tree, no wave to look up.
+//  - Up to a group of blocks, fixed_blocks_staged gives each block a CTA whose four warps
+//    load a quarter of it each, all at once, into registers, while warp 0 adds the quarters
+//    as they arrive (the same adds), then the tree's one round (its blocks are one group).
+//    A single block (n <= 4096) is one CTA of as many warps as its values fill, which writes
+//    the result itself: no workspace, no tree, no wave to look up.
 //
 // The kernels live in fixed_order/ (blocks.cuh, bulk.cuh, staged.cuh, and tree.cuh for the
 // lane and block trees); this file picks the form for an input and launches it.
@@ -65,12 +64,12 @@ int wave() {
     return one_wave(cache, fixed_blocks<P, R, C>, block_threads, std::numeric_limits<int>::max());
 }
 
-// CTAs of fixed_blocks_staged<P, R, S> in one full wave on the current device.
-template <precision P, class R, std::size_t S>
+// CTAs of fixed_blocks_staged<P, R> in one full wave on the current device.
+template <precision P, class R>
 std::size_t staged_wave() {
     static wave_cache cache{};
     return static_cast<std::size_t>(
-        one_wave(cache, fixed_blocks_staged<P, R, S>, block_threads, std::numeric_limits<int>::max()));
+        one_wave(cache, fixed_blocks_staged<P, R>, staged_block_threads, std::numeric_limits<int>::max()));
 }
 
 // Whether fixed_blocks_staged can read m blocks: its blocks' values are one group of the
@@ -80,21 +79,19 @@ constexpr bool staged_holds(std::size_t m) {
     return m <= fold_group<det::value_t<P, typename R::accumulator_type>>;
 }
 
-// Launches fixed_blocks_staged over src[0, n) (m blocks), in parts of staged_part<A>
-// values: a single block in one CTA of staged_threads (values and counters unused, may be
-// null), more in CTAs of block_threads. It launches nothing where !staged_holds<P, R>(m),
-// nor, with one_wave_only, where its m CTAs do not fit one wave. Returns whether it launched.
+// Launches fixed_blocks_staged over src[0, n) (m blocks): a single block in one CTA of
+// staged_threads (values and counters unused, may be null), more in CTAs of
+// staged_block_threads (values 16-byte aligned). It launches nothing where !staged_holds<P, R>(m), nor, with
+// one_wave_only, where its m CTAs do not fit one wave. Returns whether it launched.
 template <precision P, class R>
 bool launch_staged(const R& r, source_t<R> src, std::size_t n, std::size_t m,
                    det::value_t<P, typename R::accumulator_type>* values, typename R::result_type* d_result,
                    unsigned* counters, cudaStream_t stream, bool one_wave_only) {
-    using A = typename R::accumulator_type;
-    constexpr std::size_t S = staged_part<A>;
     if (!staged_holds<P, R>(m)) return false;
-    if (one_wave_only && m > 1 && m > staged_wave<P, R, S>()) return false;
-    const unsigned threads = m == 1 ? staged_threads<A>(n) : static_cast<unsigned>(block_threads);
-    launch("fixed_blocks_staged launch", fixed_blocks_staged<P, R, S>, static_cast<unsigned>(m), threads, stream, r,
-           src, n, values, d_result, counters);
+    if (one_wave_only && m > 1 && m > staged_wave<P, R>()) return false;
+    const unsigned threads = m == 1 ? staged_threads(n) : static_cast<unsigned>(staged_block_threads);
+    launch("fixed_blocks_staged launch", fixed_blocks_staged<P, R>, static_cast<unsigned>(m), threads, stream, r, src,
+           n, values, d_result, counters);
     return true;
 }
 
@@ -261,29 +258,15 @@ void enqueue_groups(const R& r, const det::value_t<P, typename R::accumulator_ty
            out, static_cast<typename R::result_type*>(nullptr));
 }
 
-// Whether the bulk pass (bulk CTAs a wave, 0 where it does not run) reads m blocks of src,
-// at most a wave of the staged kernel's CTAs, faster than the staged kernel. Past two blocks
-// for each of its CTAs it was as fast or faster on an H200 (the forms/ rows of the GPU
-// benchmark: 2^22 floats 18.4 us against 19.7, 2^20 floats 15.2 against 15.0). Below, the
-// staged kernel's one warp adding a block's values in turn is the slower where a row holds
-// 8 bytes or more (doubles, or the two arrays of a dot): GPU time a launch, back to back,
-// bulk against staged, 2^20 elements: deterministic double sum 7.9 against 8.3 us,
-// compensated 8.7 against 9.7 (2^16: 6.1 / 6.2 and 6.9 / 7.55), deterministic dot 8.0
-// against 8.4 (floats) and 10.0 against 10.8 (doubles). Compensated dots were faster
-// staged up to 2^19 elements (2^16 floats: 6.4 against 6.7 us) and bulk from 2^20 (256
-// blocks: 8.5 against 8.8 us); float sums staged (2^20: 6.5 against 6.6 us, compensated 7.5
-// against 7.7).
-template <precision P, class R>
-bool bulk_beats_staged(std::size_t m, std::size_t bulk) {
-    if constexpr (!bulk_shape_v<R>) {
-        return false;
-    } else {
-        if (bulk == 0) return false;
-        if (m > 2 * bulk) return true;
-        constexpr bool two_arrays = !std::is_pointer_v<source_t<R>>;
-        if (bulk_arrays<source_t<R>>::bytes < 8) return false;
-        return P != precision::compensated || !two_arrays || m >= 256;
-    }
+// Whether the bulk pass (bulk CTAs a wave, 0 where it does not run) reads m blocks of src
+// faster than the staged kernel: past two blocks for each of its CTAs (one an SM). Up to
+// there the staged kernel's blocks are in flight whole, and its block values came sooner on
+// an H200 (bench/studies/fixed_order_tail.cu, GPU time a launch, 2^20 elements: float sums
+// 4.08 us against the bulk pass's 4.72, double sums 5.55 against 6.07, compensated double
+// sums 6.11 against 6.42); past them the bulk CTAs fold their shares of the tree themselves,
+// where the staged kernel's last CTA folds a value for every block.
+inline bool bulk_beats_staged(std::size_t m, std::size_t bulk) {
+    return bulk != 0 && m > 2 * bulk;
 }
 
 // The whole fixed-order reduction of device-accessible src[0, n) (n >= 1) into *d_result
@@ -319,13 +302,13 @@ void enqueue_reduce(const R& r, source_t<R> src, std::size_t n, typename R::resu
     if (grid <= 0 && form == block_pass::choose) {
         // The staged kernel while its CTAs fit one wave, unless the bulk pass runs and reads
         // the blocks faster (bulk_beats_staged). Up to two blocks for each bulk CTA (one an
-        // SM) always fit a wave of the staged kernel (six or eight an SM): no lookup then.
+        // SM) always fit a wave of the staged kernel (two or more an SM): no lookup then.
         std::size_t bulk = 0;
         if constexpr (bulk_shape_v<R>) {
             const auto kernel = fixed_blocks_bulk<P, R>;
             bulk = static_cast<std::size_t>(bulk_ctas<P, R>(src, form, reinterpret_cast<const void*>(kernel), device));
         }
-        if (!bulk_beats_staged<P, R>(m, bulk) &&
+        if (!bulk_beats_staged(m, bulk) &&
             launch_staged<P>(r, src, n, m, values, d_result, ws.done, stream, bulk == 0))
             return;
     }

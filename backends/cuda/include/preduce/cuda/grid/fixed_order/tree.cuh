@@ -92,25 +92,43 @@ __device__ __forceinline__ det::value_t<P, A> block_tree_over_lanes(det::value_t
     return acc;
 }
 
+// The subtree of the `chunks` chunks from s[first] (a power of two of them, each c values
+// in 16 bytes, aligned): the tree of chunk_tree's values, of the values below count.
+template <precision P, class A, std::size_t c, std::size_t chunks>
+__device__ __forceinline__ det::value_t<P, A> chunks_tree(const det::value_t<P, A>* s, std::size_t first,
+                                                         std::size_t count) {
+    if constexpr (chunks == 1) {
+        return chunk_tree<P, A, c>(s, first, count);
+    } else {
+        constexpr std::size_t half = chunks / 2 * c;
+        det::value_t<P, A> left = chunks_tree<P, A, c, chunks / 2>(s, first, count);
+        const det::value_t<P, A> right = chunks_tree<P, A, c, chunks / 2>(s, first + half, count);
+        if (first + half < count) left = det::merge<P, A>(left, right);
+        return left;
+    }
+}
+
 // det::block_tree of s[0, count) in shared memory (count <= G, s aligned to 16 bytes), by all
 // Threads threads of the CTA; thread 0 returns the tree's value. The tree's nodes are
 // aligned subtrees (node i at level L covers [i*2^L, (i+1)*2^L) of [0, count); a node whose
 // right half is empty is its left half), so the work splits along them without changing a
-// single addition: thread t folds the subtree of its run s[t*q, (t+1)*q) (q = G / Threads),
-// 16 bytes of it at a time and two such chunks a step (few registers: the block passes
-// that end with this tree keep their occupancy), the lanes of a warp merge the runs by
-// shuffles, and warp 0 merges the warps'. Two barriers in all, where a level at a time
-// through shared memory took two per level; one where every value is in warp 0's runs.
+// single addition: thread t folds the subtree of its run s[t*q, (t+1)*q) (q = G / Threads)
+// as its two halves one after the other, each from one to four 16-byte chunks (few
+// registers: the block passes that end with this tree keep their occupancy), the lanes of a
+// warp merge the runs by shuffles, and warp 0 merges the warps'. Two barriers in all, where
+// a level at a time through shared memory took two per level; one where every value is in
+// warp 0's runs.
 template <precision P, class A, int Threads, std::size_t G>
 __device__ __forceinline__ det::value_t<P, A> tree_in_shared(const det::value_t<P, A>* s, std::size_t count) {
     using V = det::value_t<P, A>;
-    constexpr std::size_t q = G / Threads;            // a thread's run
-    constexpr std::size_t c = 16 / sizeof(V);         // values of a chunk
-    constexpr std::size_t steps = q / (2 * c);        // two chunks a step
+    constexpr std::size_t q = G / Threads;     // a thread's run
+    constexpr std::size_t c = 16 / sizeof(V);  // values of a chunk
+    constexpr std::size_t chunks = q / 2 / c;  // chunks of a half run
     constexpr int warps = Threads / 32;
-    static_assert(16 % sizeof(V) == 0 && (G & (G - 1)) == 0 && q * Threads == G && steps >= 1 && steps * 2 * c == q,
+    static_assert(16 % sizeof(V) == 0 && (G & (G - 1)) == 0 && q * Threads == G && chunks >= 1 &&
+                      chunks * 2 * c == q && (chunks & (chunks - 1)) == 0,
                   "runs of whole chunk pairs, aligned subtrees: powers of two");
-    static_assert(steps <= 2, "more steps than two need a tree of their values, not a chain");
+    static_assert(chunks <= 4, "more chunks than four a half take more registers than the block passes have");
     static_assert(Threads % 32 == 0 && warps <= 32 && (warps & (warps - 1)) == 0);
     __shared__ V warp_value[warps];
     const unsigned lane = threadIdx.x % 32, warp = threadIdx.x / 32;
@@ -118,14 +136,11 @@ __device__ __forceinline__ det::value_t<P, A> tree_in_shared(const det::value_t<
     __syncthreads();  // s is written
     V acc{};
 #pragma unroll 1
-    for (std::size_t k = 0; k < steps; ++k) {
-        const std::size_t first = run + k * 2 * c;
+    for (std::size_t k = 0; k < 2; ++k) {
+        const std::size_t first = run + k * (q / 2);
         if (first >= count) break;
-        V pair = chunk_tree<P, A, c>(s, first, count);
-        const V right = chunk_tree<P, A, c>(s, first + c, count);
-        if (first + c < count) pair = det::merge<P, A>(pair, right);
-        // The steps' values: two at most in the runs used here, merged as they come.
-        acc = k == 0 ? pair : det::merge<P, A>(acc, pair);
+        const V half = chunks_tree<P, A, c, chunks>(s, first, count);
+        acc = k == 0 ? half : det::merge<P, A>(acc, half);  // the run's two halves
     }
     acc = block_tree_over_lanes<P, A>(acc, static_cast<std::size_t>(warp) * 32, q, count);
     if constexpr (warps > 1) {
@@ -147,35 +162,37 @@ __device__ __forceinline__ det::value_t<P, A> fold_in_shared(det::value_t<P, A>*
 }
 
 // fold_in_shared of the contiguous values p[0, count) (count <= fold_group, p 16-byte
-// aligned): the group's 16 KiB in 16-byte loads, a thread's four all in flight before its
-// first store to s, one trip to L2 where the scalar loop makes up to four. The four loads
-// take 16 registers, which the kernels that keep eight or six CTAs an SM (32 or 40 registers
-// a thread) do not have: the staged kernel spilled 48-80 bytes with it and lost 0.5 us at
-// 2^20 floats on an H200. The bulk pass (one CTA an SM) has them: on the H200 its compensated
+// aligned) by a CTA of Threads threads: the group's 16 KiB in 16-byte loads, a thread's
+// 1024 / Threads of them all in flight before its first store to s, one trip to L2 where
+// the scalar loop makes up to that many. The loads take 16 registers at 256 threads, 32 at
+// 128. A kernel that keeps eight CTAs of 256 an SM (32 registers a thread) does not have
+// them: a staged kernel of that shape spilled 48-80 bytes with it and lost 0.5 us at 2^20
+// floats on an H200. The bulk pass (one CTA an SM) has them: on the H200 its compensated
 // sums of 2^22-2^26 elements took 0.15-1.3 us less GPU time, the deterministic ones within
-// 0.2 us either way (bench/results/h200-count-acq-rel-study.md, C against D).
-template <precision P, class A>
+// 0.2 us either way (bench/results/h200-count-acq-rel-study.md, C against D); so does the
+// staged kernel, whose 32 rows a lane are no longer live when it folds.
+template <precision P, class A, int Threads = block_threads>
 __device__ __forceinline__ det::value_t<P, A> fold_run_in_shared(det::value_t<P, A>* s, const det::value_t<P, A>* p,
                                                                 std::size_t count) {
     using V = det::value_t<P, A>;
     constexpr std::size_t c = sizeof(uint4) / sizeof(V);  // values of a load
-    constexpr int loads = static_cast<int>(fold_group<V> / c / block_threads);
-    static_assert(sizeof(uint4) % sizeof(V) == 0 && loads * c * block_threads == fold_group<V>);
+    constexpr int loads = static_cast<int>(fold_group<V> / c / Threads);
+    static_assert(sizeof(uint4) % sizeof(V) == 0 && loads * c * Threads == fold_group<V>);
     const std::size_t whole = count / c;  // loads that hold no value past count
     const uint4* from = reinterpret_cast<const uint4*>(p);
     uint4 w[loads];
 #pragma unroll
     for (int k = 0; k < loads; ++k) {
-        const std::size_t i = threadIdx.x + static_cast<std::size_t>(k) * block_threads;
+        const std::size_t i = threadIdx.x + static_cast<std::size_t>(k) * Threads;
         if (i < whole) w[k] = __ldcg(from + i);
     }
 #pragma unroll
     for (int k = 0; k < loads; ++k) {
-        const std::size_t i = threadIdx.x + static_cast<std::size_t>(k) * block_threads;
+        const std::size_t i = threadIdx.x + static_cast<std::size_t>(k) * Threads;
         if (i < whole) reinterpret_cast<uint4*>(s)[i] = w[k];
     }
-    for (std::size_t i = whole * c + threadIdx.x; i < count; i += block_threads) s[i] = load_from_l2(p + i);
-    return tree_in_shared<P, A, block_threads, fold_group<V>>(s, count);
+    for (std::size_t i = whole * c + threadIdx.x; i < count; i += Threads) s[i] = load_from_l2(p + i);
+    return tree_in_shared<P, A, Threads, fold_group<V>>(s, count);
 }
 
 // The last round of an in-launch tree, after a CTA folded one of the `nodes` nodes of one
