@@ -29,8 +29,9 @@ using preduce::cuda::detail::named_sync;
 
 constexpr int warps = 8, rows = 8, eighth = 32 * rows, parts = 2;
 
-// Each CTA sums two parts of warps * eighth doubles of in: the staged kernel's loop, with
-// warp 0 reading eighth w + 1 as soon as its warp has arrived.
+// Each CTA sums two parts of warps * eighth doubles of in: the staged kernel's hand-off in
+// eight warps and two parts (so that the barrier between parts is checked too), with warp 0
+// reading eighth w + 1 as soon as its warp has arrived.
 template <bool Named>
 __global__ void handoff(const double* in, double* out) {
     __shared__ double stage[warps * eighth];

@@ -418,9 +418,8 @@ TEMPLATE_TEST_CASE("precision::deterministic and compensated: the host reference
                    "pageable memory, through the compiled library and under every grid",
                    "[fixed]", float, double) {
     using T = TestType;
-    // Up to 4096, one block: a single CTA of one warp per eighth of a part that holds values
-    // (600, 1500, 2049 and 3000 take 2, 3, 5 and 6 of the 8 eighths of 512 floats, and 3,
-    // 6, 8 and 8 of 256 doubles, whose block takes two parts from 2049 on). The last one has
+    // Up to 4096, one block: a single CTA of one warp per quarter of the block (1024 values)
+    // that holds values (600, 1500, 3000 and 4095 take 1, 2, 3 and 4 warps). The last one has
     // 8195 block values: 3 to 9 groups of the in-launch block tree (fold_group values each,
     // the last one short) in the one-lane and vector forms; in the bulk form, power-of-two
     // shares of 16 to 2048 blocks that each CTA folds itself on 1000, 132 and 7 CTAs (on 7
