@@ -20,6 +20,10 @@
 //   bulk pass       the library's bulk pass storing its block values, no tree
 //   bulk count      the copy: the pass, then each CTA counts (the last one stops)
 //   bulk count+load ... and the last CTA reads every block value back past L1
+//   staged copy / widen   the staged kernel copied, and with warps 1-3 staging their rows
+//                   converted to the compensated float lanes' doubles (staged_variant)
+//   staged packed / flagged   the staged kernel with an ending that counts nothing: the
+//                   grid's last CTA waits for the others' values (staged_ending)
 // Each row: GPU time a launch (events around 64 back-to-back launches on rotating windows of a
 // 1 GiB pool) and host time (enqueue + stream synchronize, median of REPS interleaved calls).
 // The choose, staged and bulk results are compared bit for bit with the host
@@ -28,7 +32,11 @@
 //   nvcc -O3 -std=c++20 -arch=sm_90 --expt-relaxed-constexpr -Iinclude -Ibuild-gpu/include \
 //     -Ibackends/cuda/include bench/studies/fixed_order_tail.cu src/runtime/residence.cpp \
 //     backends/cuda/src/info.cpp -ldl -o fixed_order_tail && ./fixed_order_tail [REPS [odd]]
-// (odd: sizes off the powers of two instead, whose bits are the point).
+// (odd: sizes off the powers of two instead, whose bits are the point). Two other modes:
+// `REPS phases` stamps the phases of the staged kernel and the fast sum inside each CTA
+// (probe_phases), `REPS switch` times the front end's three calls alone and interleaved,
+// with the driver's shared-memory carveouts and with one carveout for all (switch_studies).
+// Before the sizes, the placement probe says where a grid of four-warp CTAs sits.
 #include <cuda_runtime_api.h>
 
 #include <algorithm>
@@ -40,6 +48,7 @@
 #include <functional>
 #include <random>
 #include <string>
+#include <type_traits>
 #include <vector>
 
 #include "preduce/cuda/reduce.cuh"
@@ -226,6 +235,429 @@ __global__ void __launch_bounds__(32)
     if (lane == 0) v[blockIdx.x] = acc;
 }
 
+// The library's staged kernel (full blocks, m > 1 only), with one change to try (Widen):
+// warps 1-3 convert their rows to the lane's accumulator (double for compensated floats)
+// before they stage them, so warp 0 converts a quarter of the rows, not all. Same adds in
+// the same order: the bits of the library's.
+template <P Q, class R, bool Widen>
+__global__ void __launch_bounds__(fx::staged_block_threads)
+    staged_variant(R r, const typename R::value_type* src, std::size_t n,
+                   det::value_t<Q, typename R::accumulator_type>* __restrict__ v,
+                   typename R::result_type* __restrict__ d_result, unsigned* counters) {
+    using A = typename R::accumulator_type;
+    using V = det::value_t<Q, A>;
+    using S = std::conditional_t<Widen, det::wide_t<Q, A>, A>;  // what is staged
+    constexpr unsigned quarter = fx::staged_quarter, rows = quarter / 32;
+    constexpr std::size_t stage_values = 3 * std::size_t{quarter};
+    constexpr std::size_t stage_bytes = std::max(stage_values * sizeof(S), fx::fold_group<V> * sizeof(V));
+    __shared__ alignas(16) unsigned char raw[stage_bytes];
+    S* stage = reinterpret_cast<S*>(raw);
+    const unsigned warp = threadIdx.x / 32, lane = threadIdx.x % 32;
+    const std::size_t b = blockIdx.x, first = b * det::block;
+    V acc = det::zero<Q, A>(R::identity());
+    const unsigned mine = warp * quarter + lane;
+    const auto row = src + (first + mine);
+    A x[rows];
+#pragma unroll
+    for (unsigned u = 0; u < rows; ++u) x[u] = r.lift(row[32 * u], first + mine + 32 * u);
+    if (warp != 0) {
+#pragma unroll
+        for (unsigned u = 0; u < rows; ++u) stage[mine - quarter + 32 * u] = static_cast<S>(x[u]);
+        pc::named_arrive(warp, 64);
+    } else {
+#pragma unroll
+        for (unsigned u = 0; u < rows; ++u) det::add<Q, A>(acc, x[u]);
+#pragma unroll 1
+        for (unsigned w = 1; w < 4; ++w) {
+            pc::named_sync(w, 64);
+            S y[rows];
+#pragma unroll
+            for (unsigned u = 0; u < rows; ++u) y[u] = stage[(w - 1) * quarter + lane + 32 * u];
+#pragma unroll
+            for (unsigned u = 0; u < rows; ++u) {
+                if constexpr (std::is_same_v<S, A>) det::add<Q, A>(acc, y[u]);
+                else acc.s = det::plus(acc.s, y[u]);  // det::add of the float, whose conversion is y[u]
+            }
+        }
+        acc = fx::lane_tree<Q, A>(acc);
+    }
+    fx::hand_on<Q>(r, acc, v + b, gridDim.x, counters,
+                   [&] { return fx::fold_run_in_shared<Q, A, fx::staged_block_threads>(reinterpret_cast<V*>(raw), v, gridDim.x); },
+                   d_result);
+}
+
+// Phase stamps (SM clock cycles, and %globaltimer ns at entry and after the count) of the
+// library's staged kernel (full blocks, m > 1) and of the fast sum's reduce_partials with its
+// counter, one row of 8 a CTA. A stamp follows a volatile store of the value it waits for, so
+// it is not taken before that value is there (a warp issues in order).
+__device__ __forceinline__ long long stamp() { return clock64(); }
+__device__ __forceinline__ unsigned long long global_ns() {
+    unsigned long long t;
+    asm volatile("mov.u64 %0, %%globaltimer;" : "=l"(t));
+    return t;
+}
+// A volatile store of v to shared memory: the next instruction issues after v is there, and
+// no global store is added for the count's fence to wait on.
+template <class V>
+__device__ __forceinline__ void sink(const V& v, double*) {
+    __shared__ double to[256];
+    if constexpr (std::is_arithmetic_v<V>) *reinterpret_cast<volatile double*>(to + threadIdx.x) = static_cast<double>(v);
+    else *reinterpret_cast<volatile double*>(to + threadIdx.x) = static_cast<double>(v.s);
+}
+// count_acq_rel in its two halves, stamped between them (o[8]: the release fence done), and
+// the acquire after the count.
+__device__ __forceinline__ unsigned split_count(unsigned* counter, long long* o, long long t0) {
+    asm volatile("fence.acq_rel.gpu;" ::: "memory");
+    o[8] = clock64() - t0;
+    unsigned old;
+    asm volatile("atom.relaxed.gpu.global.add.u32 %0, [%1], 1;" : "=r"(old) : "l"(counter) : "memory");
+    asm volatile("fence.acq_rel.gpu;" ::: "memory");
+    return old;
+}
+
+template <P Q, class R>
+__global__ void __launch_bounds__(fx::staged_block_threads)
+    staged_probe(R r, const typename R::value_type* src, det::value_t<Q, typename R::accumulator_type>* __restrict__ v,
+                 typename R::result_type* __restrict__ d_result, unsigned* counters, long long* out, double* dump) {
+    using A = typename R::accumulator_type;
+    using V = det::value_t<Q, A>;
+    constexpr unsigned quarter = fx::staged_quarter, rows = quarter / 32;
+    constexpr std::size_t stage_bytes = std::max(3 * std::size_t{quarter} * sizeof(A), fx::fold_group<V> * sizeof(V));
+    __shared__ alignas(16) unsigned char raw[stage_bytes];
+    __shared__ bool last;
+    A* stage = reinterpret_cast<A*>(raw);
+    long long* o = out + 10 * blockIdx.x;
+    const long long t0 = stamp();
+    const unsigned long long g0 = global_ns();
+    const unsigned warp = threadIdx.x / 32, lane = threadIdx.x % 32;
+    const std::size_t b = blockIdx.x, first = b * det::block;
+    V acc = det::zero<Q, A>(R::identity());
+    const unsigned mine = warp * quarter + lane;
+    const auto row = src + (first + mine);
+    A x[rows];
+#pragma unroll
+    for (unsigned u = 0; u < rows; ++u) x[u] = r.lift(row[32 * u], first + mine + 32 * u);
+    if (warp != 0) {
+#pragma unroll
+        for (unsigned u = 0; u < rows; ++u) stage[mine - quarter + 32 * u] = x[u];
+        if (warp == 1) {
+            sink(x[rows - 1], dump + threadIdx.x);
+            if (lane == 0) o[6] = stamp() - t0;  // warp 1's rows arrived and staged
+        }
+        pc::named_arrive(warp, 64);
+    } else {
+#pragma unroll
+        for (unsigned u = 0; u < rows; ++u) det::add<Q, A>(acc, x[u]);
+        sink(acc, dump + threadIdx.x);
+        if (lane == 0) o[0] = stamp() - t0;  // warp 0's own rows added
+#pragma unroll 1
+        for (unsigned w = 1; w < 4; ++w) {
+            pc::named_sync(w, 64);
+#pragma unroll
+            for (unsigned u = 0; u < rows; ++u) x[u] = stage[(w - 1) * quarter + lane + 32 * u];
+#pragma unroll
+            for (unsigned u = 0; u < rows; ++u) det::add<Q, A>(acc, x[u]);
+        }
+        sink(acc, dump + threadIdx.x);
+        if (lane == 0) o[1] = stamp() - t0;  // every row added
+        acc = fx::lane_tree<Q, A>(acc);
+        sink(acc, dump + threadIdx.x);
+        if (lane == 0) o[2] = stamp() - t0;  // lane tree
+    }
+    if (threadIdx.x == 0) {
+        v[b] = acc;
+        last = split_count(counters, o, t0) + 1 == gridDim.x;
+        if (last) *counters = 0;
+        o[3] = stamp() - t0;  // stored and counted
+        o[7] = static_cast<long long>(global_ns() - g0);
+        o[5] = static_cast<long long>(g0 % (1ull << 40));
+    }
+    __syncthreads();
+    if (!last) return;
+    const V sum = fx::fold_run_in_shared<Q, A, fx::staged_block_threads>(reinterpret_cast<V*>(raw), v, gridDim.x);
+    if (threadIdx.x == 0) {
+        pc::store_whole(d_result, r.finish(det::result<Q, A>(sum)));
+        sink(sum, dump);
+        o[4] = stamp() - t0;  // the last CTA's fold
+    }
+}
+
+template <class R>
+__global__ void __launch_bounds__(preduce::cuda::tuning::block_threads)
+    fast_probe(R r, const typename R::value_type* data, std::size_t n, typename R::accumulator_type* partials,
+               typename R::result_type* result, unsigned* done, long long* out, double* dump) {
+    constexpr int B = preduce::cuda::tuning::block_threads;
+    using A = typename R::accumulator_type;
+    __shared__ bool last;
+    long long* o = out + 10 * blockIdx.x;
+    const long long t0 = stamp();
+    const unsigned long long g0 = global_ns();
+    auto acc = pc::thread_fold<B>(r, data, n, std::size_t{0});
+    sink(acc, dump + threadIdx.x);
+    if (threadIdx.x == 0) o[0] = stamp() - t0;  // thread 0's loads and adds
+    acc = pc::block_reduce<B, R>(acc);
+    sink(acc, dump + threadIdx.x);
+    if (threadIdx.x == 0) o[2] = stamp() - t0;  // the block's tree
+    if (threadIdx.x == 0) pc::store_whole(partials + blockIdx.x, acc);
+    __syncthreads();
+    if (threadIdx.x == 0) {
+        last = split_count(done, o, t0) == gridDim.x - 1;
+        if (last) *done = 0;
+        o[3] = stamp() - t0;
+        o[7] = static_cast<long long>(global_ns() - g0);
+        o[5] = static_cast<long long>(g0 % (1ull << 40));
+    }
+    __syncthreads();
+    if (!last) return;
+    acc = pc::fold_partials<B, R>(partials, gridDim.x, [](const A* p) { return pc::load_from_l2(p); });
+    if (threadIdx.x == 0) {
+        pc::store_whole(result, r.finish(acc));
+        sink(acc, dump);
+        o[4] = stamp() - t0;
+    }
+}
+
+// Runs both probes `reps` times over 2^20 and 2^22 elements and prints, per phase, the median
+// over launches of the median and the max over CTAs, the last CTA's stamps, and the spread of
+// the CTAs' entry times (globaltimer).
+template <class T>
+void probe_phases(int reps, const T* pool, std::size_t pool_n, T* d_out, cudaStream_t s) {
+    using R = preduce::sum_reducer<T>;
+    const R r{};
+    for (const std::size_t n : {std::size_t{1} << 20, std::size_t{1} << 22}) {
+        const auto at = [=](std::size_t k) { return pool + (k * (n + 4096 * 3)) % (pool_n - n - 4096) / 16 * 16; };
+        const unsigned m = static_cast<unsigned>(det::block_count(n));
+        constexpr int B = preduce::cuda::tuning::block_threads;
+        const unsigned fast_grid = static_cast<unsigned>(pc::grid_for<B, R>(n));
+        long long* d_stamps = nullptr;
+        double* dump = nullptr;
+        CK(cudaMalloc(&d_stamps, 10 * std::max(m, fast_grid) * sizeof(long long)));
+        CK(cudaMalloc(&dump, 256 * sizeof(double)));
+        const auto report = [&](const char* what, unsigned grid, auto launch) {
+            constexpr int K = 10;
+            std::vector<std::vector<double>> med(K), mx(K), lastv(K);
+            std::vector<double> spread, host;
+            for (int rep = 0; rep < reps; ++rep) {
+                CK(cudaMemset(d_stamps, 0xff, K * grid * sizeof(long long)));
+                CK(cudaStreamSynchronize(s));
+                const auto t0 = std::chrono::steady_clock::now();
+                launch(static_cast<std::size_t>(rep) + 1);
+                CK(cudaStreamSynchronize(s));
+                host.push_back(std::chrono::duration<double, std::micro>(std::chrono::steady_clock::now() - t0).count());
+                std::vector<long long> h(K * grid);
+                CK(cudaMemcpy(h.data(), d_stamps, h.size() * sizeof(long long), cudaMemcpyDeviceToHost));
+                long long gmin = h[5], gmax = h[5];
+                for (unsigned c = 0; c < grid; ++c) {
+                    gmin = std::min(gmin, h[K * c + 5]);
+                    gmax = std::max(gmax, h[K * c + 5]);
+                }
+                spread.push_back(static_cast<double>(gmax - gmin));
+                for (int k = 0; k < K; ++k) {
+                    if (k == 5) continue;
+                    std::vector<double> col;
+                    for (unsigned c = 0; c < grid; ++c)
+                        if (h[K * c + k] >= 0) col.push_back(static_cast<double>(h[K * c + k]));
+                    if (col.empty()) continue;
+                    std::sort(col.begin(), col.end());
+                    med[k].push_back(col[col.size() / 2]);
+                    mx[k].push_back(col.back());
+                    if (k == 4) {  // the last CTA's other stamps
+                        for (unsigned c = 0; c < grid; ++c)
+                            if (h[K * c + 4] >= 0)
+                                for (int j = 0; j < K; ++j)
+                                    if (j != 5) lastv[j].push_back(static_cast<double>(h[K * c + j]));
+                    }
+                }
+            }
+            const auto mid = [](std::vector<double> x) {
+                if (x.empty()) return -1.0;
+                std::sort(x.begin(), x.end());
+                return x[x.size() / 2];
+            };
+            std::printf("%s %s 2^%.0f, %u CTAs: host %.2f us; entry spread %.0f ns\n", what,
+                        sizeof(T) == 4 ? "float" : "double", std::log2(static_cast<double>(n)), grid, mid(host),
+                        mid(spread));
+            const char* names[K] = {"own rows / thread fold", "all rows", "lane / block tree", "counted",
+                                    "last CTA folded", "", "warp 1 staged", "entry->counted ns", "release fence", ""};
+            for (int k = 0; k < K; ++k)
+                if (k != 5 && !med[k].empty())
+                    std::printf("    %-24s median %8.0f  max %8.0f  last CTA %8.0f\n", names[k], mid(med[k]), mid(mx[k]),
+                                mid(lastv[k]));
+        };
+        const auto ws_for = [&](std::size_t bytes) { return pc::counted_workspace_for(bytes, s, nullptr); };
+        report("fast   ", fast_grid, [&](std::size_t k) {
+            const auto ws = ws_for(fast_grid * sizeof(T));
+            pc::launch("fast_probe", fast_probe<R>, fast_grid, B, s, r, at(k), n, static_cast<T*>(ws.values), d_out,
+                       ws.done, d_stamps, dump);
+        });
+        if (fx::staged_holds<P::deterministic, R>(m))
+            report("det    ", m, [&](std::size_t k) {
+                const auto ws = ws_for(m * sizeof(T));
+                pc::launch("staged_probe", staged_probe<P::deterministic, R>, m, fx::staged_block_threads, s, r, at(k),
+                           static_cast<T*>(ws.values), d_out, ws.done, d_stamps, dump);
+            });
+        if (fx::staged_holds<P::compensated, R>(m))
+            report("comp   ", m, [&](std::size_t k) {
+                using V = det::value_t<P::compensated, T>;
+                const auto ws = ws_for(m * sizeof(V));
+                pc::launch("staged_probe", staged_probe<P::compensated, R>, m, fx::staged_block_threads, s, r, at(k),
+                           static_cast<V*>(ws.values), d_out, ws.done, d_stamps, dump);
+            });
+        CK(cudaFree(d_stamps));
+        CK(cudaFree(dump));
+    }
+}
+
+// The staged kernel with another ending, for the cost of its count: no counter. The last
+// CTA of the grid (by index) waits for the others' values instead of learning from a count
+// that it is the last to finish.
+//   Packed (4-byte block values): each CTA stores its value and the launch's epoch as one
+//     8-byte word (single-copy atomic), no fence; the waiting CTA reads the words until every
+//     one has this epoch.
+//   Flagged (any value): each CTA stores its value, a release fence, then its flag (the
+//     epoch); the waiting CTA reads the flags until every one is set, an acquire fence, then
+//     the values.
+// The fold is the library's tree of the values in shared memory: the same bits.
+enum class ending_form { packed, flagged };
+
+template <P Q, class R, ending_form E>
+__global__ void __launch_bounds__(fx::staged_block_threads)
+    staged_ending(R r, const typename R::value_type* src, det::value_t<Q, typename R::accumulator_type>* __restrict__ v,
+                  unsigned long long* __restrict__ words, unsigned* __restrict__ flags, unsigned epoch,
+                  typename R::result_type* __restrict__ d_result) {
+    using A = typename R::accumulator_type;
+    using V = det::value_t<Q, A>;
+    constexpr unsigned quarter = fx::staged_quarter, rows = quarter / 32;
+    constexpr std::size_t G = fx::fold_group<V>;
+    constexpr std::size_t stage_bytes = std::max(3 * std::size_t{quarter} * sizeof(A), G * sizeof(V));
+    __shared__ alignas(16) unsigned char raw[stage_bytes];
+    A* stage = reinterpret_cast<A*>(raw);
+    const unsigned warp = threadIdx.x / 32, lane = threadIdx.x % 32;
+    const std::size_t b = blockIdx.x, first = b * det::block;
+    const unsigned m = gridDim.x;
+    V acc = det::zero<Q, A>(R::identity());
+    const unsigned mine = warp * quarter + lane;
+    const auto row = src + (first + mine);
+    A x[rows];
+#pragma unroll
+    for (unsigned u = 0; u < rows; ++u) x[u] = r.lift(row[32 * u], first + mine + 32 * u);
+    if (warp != 0) {
+#pragma unroll
+        for (unsigned u = 0; u < rows; ++u) stage[mine - quarter + 32 * u] = x[u];
+        pc::named_arrive(warp, 64);
+    } else {
+#pragma unroll
+        for (unsigned u = 0; u < rows; ++u) det::add<Q, A>(acc, x[u]);
+#pragma unroll 1
+        for (unsigned w = 1; w < 4; ++w) {
+            pc::named_sync(w, 64);
+#pragma unroll
+            for (unsigned u = 0; u < rows; ++u) x[u] = stage[(w - 1) * quarter + lane + 32 * u];
+#pragma unroll
+            for (unsigned u = 0; u < rows; ++u) det::add<Q, A>(acc, x[u]);
+        }
+        acc = fx::lane_tree<Q, A>(acc);
+    }
+    const bool waiter = b == m - 1;
+    if (threadIdx.x == 0) {
+        if constexpr (E == ending_form::packed) {
+            static_assert(sizeof(V) == 4 || E != ending_form::packed);
+            unsigned bits;
+            memcpy(&bits, &acc, 4);
+            const unsigned long long w = (static_cast<unsigned long long>(epoch) << 32) | bits;
+            asm volatile("st.relaxed.gpu.global.u64 [%0], %1;" ::"l"(words + b), "l"(w) : "memory");
+        } else {
+            v[b] = acc;
+            asm volatile("fence.acq_rel.gpu;" ::: "memory");
+            asm volatile("st.relaxed.gpu.global.u32 [%0], %1;" ::"l"(flags + b), "r"(epoch) : "memory");
+        }
+    }
+    if (!waiter) return;
+    __syncthreads();  // the stage is free for the values
+    V* s = reinterpret_cast<V*>(raw);
+    constexpr int C = 8;  // slots a thread reads at once
+    for (unsigned c0 = threadIdx.x; c0 < m; c0 += C * fx::staged_block_threads) {
+        bool ready;
+        do {
+            ready = true;
+#pragma unroll
+            for (int k = 0; k < C; ++k) {
+                const unsigned i = c0 + k * fx::staged_block_threads;
+                if (i >= m) break;
+                if constexpr (E == ending_form::packed) {
+                    unsigned long long w;
+                    asm volatile("ld.relaxed.gpu.global.u64 %0, [%1];" : "=l"(w) : "l"(words + i) : "memory");
+                    if (static_cast<unsigned>(w >> 32) != epoch) ready = false;
+                    const unsigned bits = static_cast<unsigned>(w);
+                    memcpy(s + i, &bits, 4);
+                } else {
+                    unsigned f;
+                    asm volatile("ld.relaxed.gpu.global.u32 %0, [%1];" : "=r"(f) : "l"(flags + i) : "memory");
+                    if (f != epoch) ready = false;
+                }
+            }
+        } while (!ready);
+    }
+    if constexpr (E == ending_form::flagged) {
+        asm volatile("fence.acq_rel.gpu;" ::: "memory");
+        for (unsigned i = threadIdx.x; i < m; i += fx::staged_block_threads) s[i] = pc::load_from_l2(v + i);
+    }
+    const V sum = fx::tree_in_shared<Q, A, fx::staged_block_threads, G>(s, m);
+    if (threadIdx.x == 0) pc::store_whole(d_result, r.finish(det::result<Q, A>(sum)));
+}
+
+// Where the CTAs of a 128-thread grid sit: each warp spins ~4 us (so the grid's CTAs are
+// resident together) and records its SM and slot.
+__global__ void __launch_bounds__(128) placement_probe(unsigned* out) {
+    const long long t0 = clock64();
+    while (clock64() - t0 < 8000) {
+    }
+    unsigned sm, slot;
+    asm volatile("mov.u32 %0, %%smid;" : "=r"(sm));
+    asm volatile("mov.u32 %0, %%warpid;" : "=r"(slot));
+    if (threadIdx.x % 32 == 0) {
+        out[2 * (blockIdx.x * 4 + threadIdx.x / 32)] = sm;
+        out[2 * (blockIdx.x * 4 + threadIdx.x / 32) + 1] = slot;
+    }
+}
+
+// Prints, for a grid of m CTAs of four warps: how many CTAs share an SM, whether each CTA's
+// warps sit in four slots in a row from a multiple of four, and how often two CTAs on one SM
+// have warp 0 (the staged kernel's adding warp) on the same sub-partition (slot mod 4).
+void probe_placement(unsigned m) {
+    unsigned* d = nullptr;
+    CK(cudaMalloc(&d, m * 8 * sizeof(unsigned)));
+    placement_probe<<<m, 128>>>(d);
+    CK(cudaDeviceSynchronize());
+    std::vector<unsigned> h(m * 8);
+    CK(cudaMemcpy(h.data(), d, h.size() * sizeof(unsigned), cudaMemcpyDeviceToHost));
+    CK(cudaFree(d));
+    unsigned aligned = 0, same0 = 0, pairs = 0, max_per_sm = 0;
+    std::vector<std::vector<unsigned>> by_sm(1024);
+    for (unsigned b = 0; b < m; ++b) {
+        const unsigned* w = &h[8 * b];
+        const bool a = w[1] % 4 == 0 && w[3] == w[1] + 1 && w[5] == w[1] + 2 && w[7] == w[1] + 3;
+        aligned += a;
+        by_sm[w[0] % 1024].push_back(b);
+    }
+    for (const auto& bs : by_sm) {
+        max_per_sm = std::max<unsigned>(max_per_sm, static_cast<unsigned>(bs.size()));
+        for (std::size_t i = 0; i < bs.size(); ++i)
+            for (std::size_t j = i + 1; j < bs.size(); ++j) {
+                ++pairs;
+                const unsigned* p = &h[8 * bs[i]];
+                const unsigned* q = &h[8 * bs[j]];
+                same0 += p[1] % 4 == q[1] % 4;
+            }
+    }
+    std::printf("placement of %u CTAs of 4 warps: at most %u an SM; %u with four slots in a row from a multiple of 4; "
+                "of %u pairs on one SM, %u have warp 0 on one sub-partition\n",
+                m, max_per_sm, aligned, pairs, same0);
+    for (unsigned b = 0; b < 6 && b < m; ++b)
+        std::printf("  CTA %u: SM %u slots %u %u %u %u\n", b, h[8 * b], h[8 * b + 1], h[8 * b + 3], h[8 * b + 5],
+                    h[8 * b + 7]);
+}
+
 template <class V>
 __global__ void __launch_bounds__(32) empty_blocks(V* v) {
     if (threadIdx.x == 0) v[blockIdx.x] = V{};
@@ -271,6 +703,50 @@ void study(std::size_t n, int reps, const T* pool, std::size_t pool_n, T* d_out,
                             Q, {}});
         rows.push_back({p + "bulk", [=](std::size_t k) { fx::enqueue_reduce<Q>(r, at(k), n, d_out, s, 0, F::bulk); },
                         true, Q, {}});
+        if (staged && n % det::block == 0 && n > det::block) {
+            const auto variant = [=](auto widen) {
+                return [=](std::size_t k) {
+                    using V = det::value_t<Q, T>;
+                    const std::size_t m = det::block_count(n);
+                    const auto ws = pc::counted_workspace_for(m * sizeof(V), s, nullptr);
+                    pc::launch("staged_variant", staged_variant<Q, R, decltype(widen)::value>,
+                               static_cast<unsigned>(m), fx::staged_block_threads, s, r, at(k), n,
+                               static_cast<V*>(ws.values), d_out, ws.done);
+                };
+            };
+            using yes = std::true_type;
+            using no = std::false_type;
+            {
+                using V = det::value_t<Q, T>;
+                const std::size_t m = det::block_count(n);
+                static unsigned long long* words = nullptr;
+                static unsigned* flags = nullptr;
+                static unsigned epoch = 0;
+                if (words == nullptr) {
+                    CK(cudaMalloc(&words, 8 << 16));
+                    CK(cudaMalloc(&flags, 4 << 16));
+                    CK(cudaMemset(words, 0, 8 << 16));
+                    CK(cudaMemset(flags, 0, 4 << 16));
+                }
+                const auto ending = [=](auto e) {
+                    return [=](std::size_t k) {
+                        const auto ws = pc::counted_workspace_for(m * sizeof(V), s, nullptr);
+                        pc::launch("staged_ending", staged_ending<Q, R, decltype(e)::value>, static_cast<unsigned>(m),
+                                   fx::staged_block_threads, s, r, at(k), static_cast<V*>(ws.values), words, flags,
+                                   ++epoch, d_out);
+                    };
+                };
+                if constexpr (sizeof(V) == 4)
+                    rows.push_back({p + "staged packed",
+                                    ending(std::integral_constant<ending_form, ending_form::packed>{}), true, Q, {}});
+                rows.push_back({p + "staged flagged",
+                                ending(std::integral_constant<ending_form, ending_form::flagged>{}), true, Q, {}});
+            }
+            if (!std::is_same_v<det::wide_t<Q, T>, T>) {
+                rows.push_back({p + "staged copy", variant(no{}), true, Q, {}});
+                rows.push_back({p + "staged widen", variant(yes{}), true, Q, {}});
+            }
+        }
         if (staged)
             rows.push_back({p + "staged pass", [=](std::size_t k) {
                                 using V = det::value_t<Q, T>;
@@ -389,6 +865,90 @@ void study(std::size_t n, int reps, const T* pool, std::size_t pool_n, T* d_out,
         std::printf("  %-18s %10.2f %10.2f %10.3f\n", x.name.c_str(), x.gpu, median(x.host), fast / median(x.host));
 }
 
+// The same three calls as the front end's precision rows (the fast sum, and the fixed order's
+// deterministic and compensated forms as enqueue_reduce chooses them), host time (enqueue +
+// stream synchronize, median of reps): each alone in a loop of its own, and interleaved
+// fast, det, comp as bench/gpu's precision rows run them.
+template <class T>
+void switch_study(std::size_t n, int reps, const T* pool, std::size_t pool_n, T* d_out, cudaStream_t s,
+                  const char* label) {
+    using R = preduce::sum_reducer<T>;
+    const R r{};
+    const auto at = [=](std::size_t k) { return pool + (k * (n + 4096 * 3)) % (pool_n - n - 4096) / 16 * 16; };
+    const std::function<void(std::size_t)> call[3] = {
+        [=](std::size_t k) { pc::enqueue_reduce(r, at(k), n, d_out, s); },
+        [=](std::size_t k) { fx::enqueue_reduce<P::deterministic>(r, at(k), n, d_out, s); },
+        [=](std::size_t k) { fx::enqueue_reduce<P::compensated>(r, at(k), n, d_out, s); }};
+    const auto timed = [&](int i, std::size_t k) {
+        const auto t0 = std::chrono::steady_clock::now();
+        call[i](k);
+        CK(cudaStreamSynchronize(s));
+        return std::chrono::duration<double, std::micro>(std::chrono::steady_clock::now() - t0).count();
+    };
+    const auto median = [](std::vector<double> v) {
+        std::nth_element(v.begin(), v.begin() + static_cast<std::ptrdiff_t>(v.size() / 2), v.end());
+        return v[v.size() / 2];
+    };
+    std::size_t it = 1;
+    double alone[3], mixed[3];
+    for (int i = 0; i < 3; ++i) {
+        std::vector<double> h;
+        for (int w = 0; w < 16; ++w) timed(i, it++);
+        for (int rep = 0; rep < reps; ++rep) h.push_back(timed(i, it++));
+        alone[i] = median(h);
+    }
+    std::vector<double> h[3];
+    for (int rep = 0; rep < reps + 16; ++rep)
+        for (int i = 0; i < 3; ++i) {
+            const double t = timed(i, it++);
+            if (rep >= 16) h[i].push_back(t);
+        }
+    for (int i = 0; i < 3; ++i) mixed[i] = median(h[i]);
+    std::printf("%-14s %s 2^%.0f  alone: fast %6.2f det %6.2f comp %6.2f (%.3f %.3f)   interleaved: fast %6.2f det "
+                "%6.2f comp %6.2f (%.3f %.3f)\n",
+                label, sizeof(T) == 4 ? "float " : "double", std::log2(static_cast<double>(n)), alone[0], alone[1],
+                alone[2], alone[0] / alone[1], alone[0] / alone[2], mixed[0], mixed[1], mixed[2], mixed[0] / mixed[1],
+                mixed[0] / mixed[2]);
+}
+
+// Sets the preferred shared-memory carveout of the fast sum's kernel and of the fixed order's
+// staged and bulk kernels for T sums.
+template <class T>
+void carveout_all(int percent) {
+    using R = preduce::sum_reducer<T>;
+    constexpr int B = preduce::cuda::tuning::block_threads;
+    const auto set = [&](const void* k) { CK(cudaFuncSetAttribute(k, cudaFuncAttributePreferredSharedMemoryCarveout, percent)); };
+    set(reinterpret_cast<const void*>(pc::reduce_partials<B, R>));
+    set(reinterpret_cast<const void*>(fx::fixed_blocks_staged<P::deterministic, R>));
+    set(reinterpret_cast<const void*>(fx::fixed_blocks_staged<P::compensated, R>));
+    set(reinterpret_cast<const void*>(fx::fixed_blocks_bulk<P::deterministic, R>));
+    set(reinterpret_cast<const void*>(fx::fixed_blocks_bulk<P::compensated, R>));
+}
+
+// The switch study over 2^20 and 2^22 elements of both types, with the driver's carveouts and
+// then with every kernel asking for the same one.
+void switch_studies(int reps, void* pool, std::size_t pool_bytes, double* d_out, cudaStream_t s) {
+    const std::size_t sizes[] = {std::size_t{1} << 20, std::size_t{1} << 22};
+    const auto run = [&](const char* label) {
+        for (const std::size_t n : sizes)
+            switch_study<float>(n, reps, static_cast<const float*>(pool), pool_bytes / sizeof(float),
+                                reinterpret_cast<float*>(d_out), s, label);
+        for (const std::size_t n : sizes)
+            switch_study<double>(n, reps, static_cast<const double*>(pool), pool_bytes / sizeof(double), d_out, s, label);
+    };
+    run("default");
+    run("default again");
+    carveout_all<float>(100);
+    carveout_all<double>(100);
+    run("carveout 100");
+    carveout_all<float>(50);
+    carveout_all<double>(50);
+    run("carveout 50");
+    carveout_all<float>(-1);
+    carveout_all<double>(-1);
+    run("carveout -1");
+}
+
 } // namespace
 
 int main(int argc, char** argv) {
@@ -406,6 +966,18 @@ int main(int argc, char** argv) {
         for (auto& v : h) v = d(g);
         CK(cudaMemcpy(pool, h.data(), pool_bytes, cudaMemcpyHostToDevice));
     }
+    if (argc > 2 && std::string(argv[2]) == "phases") {
+        probe_phases<float>(reps, static_cast<const float*>(pool), pool_bytes / sizeof(float),
+                            reinterpret_cast<float*>(d_out), s);
+        probe_phases<double>(reps, static_cast<const double*>(pool), pool_bytes / sizeof(double), d_out, s);
+        return 0;
+    }
+    if (argc > 2 && std::string(argv[2]) == "switch") {
+        switch_studies(reps, pool, pool_bytes, d_out, s);
+        return 0;
+    }
+    probe_placement(256);
+    probe_placement(528);
     // With a second argument: sizes off the powers of two (short last blocks and groups), for the bits.
     const std::vector<std::size_t> sizes =
         argc > 2 ? std::vector<std::size_t>{(std::size_t{1} << 20) + 3 * 4096 + 5, 3 * (std::size_t{1} << 22) + 77,
