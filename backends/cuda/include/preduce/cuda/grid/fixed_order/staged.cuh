@@ -97,11 +97,16 @@ __global__ void __launch_bounds__(staged_block_threads)
     }
     // The block values are one group of the tree (gridDim.x <= fold_group<V>): its CTAs hand
     // their values on, and the last folds them, all in flight at once (v is the workspace's,
-    // 16-byte aligned), after the barrier in hand_on, which warp 0, the stage's last reader,
-    // reaches after its adds. One block: its value is the tree, finished here (no workspace:
-    // v and counters may be null).
+    // 16-byte aligned): up to four a thread straight from L2 into registers (the grids the
+    // staged kernel is chosen for), more through shared memory, after the barrier in
+    // hand_on, which warp 0, the stage's last reader, reaches after its adds. One block: its
+    // value is the tree, finished here (no workspace: v and counters may be null).
     hand_on<P>(r, acc, v + b, gridDim.x, counters,
-               [&] { return fold_run_in_shared<P, A, staged_block_threads>(reinterpret_cast<V*>(raw), v, gridDim.x); },
+               [&] {
+                   if (gridDim.x <= few_run * staged_block_threads)
+                       return fold_few_from_l2<P, A, staged_block_threads>(v, gridDim.x);
+                   return fold_run_in_shared<P, A, staged_block_threads>(reinterpret_cast<V*>(raw), v, gridDim.x);
+               },
                d_result);
 }
 

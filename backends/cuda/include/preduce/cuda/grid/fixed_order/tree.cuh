@@ -195,6 +195,60 @@ __device__ __forceinline__ det::value_t<P, A> fold_run_in_shared(det::value_t<P,
     return tree_in_shared<P, A, Threads, fold_group<V>>(s, count);
 }
 
+// Runs a thread folds in fold_few_from_l2: four values, an aligned subtree of the block tree.
+inline constexpr std::size_t few_run = 4;
+
+// The block tree of the count <= few_run * Threads values p[0, count) (p 16-byte aligned),
+// which other CTAs of this launch stored, by a CTA of Threads threads straight from L2:
+// thread t reads its run p[4t, 4t + 4) in 16-byte loads, all in flight at once, and folds it
+// as the tree does (chunks_tree's merges, in registers), the lanes of a warp merge the runs
+// by shuffles and warp 0 merges the warps'; thread 0 returns the tree's value. The same
+// nodes merged in the same pairs as tree_in_shared, with every thread holding a run of four
+// where tree_in_shared gives each thread a run of fold_group / Threads (32 floats at 128
+// threads: eight threads at work for 256 values). The in-launch trees' last rounds use it
+// where their nodes are few: the staged kernel's block values up to 512, the bulk pass's
+// shares (one a CTA). On an H200 the last CTA of the staged kernel at 2^20 floats took 1800
+// cycles to fold its 256 values through shared memory, 2850 for the compensated pairs, where
+// the fast sum's last block folds its 256 partials in 1030 (bench/studies/fixed_order_tail.cu,
+// phases).
+template <precision P, class A, int Threads>
+__device__ __forceinline__ det::value_t<P, A> fold_few_from_l2(const det::value_t<P, A>* p, std::size_t count) {
+    using V = det::value_t<P, A>;
+    constexpr std::size_t q = few_run;
+    constexpr int warps = Threads / 32;
+    constexpr std::size_t per_load = sizeof(uint4) / sizeof(V);  // values of a 16-byte load
+    constexpr std::size_t loads = q * sizeof(V) / sizeof(uint4);
+    static_assert(sizeof(uint4) % sizeof(V) == 0 && loads * per_load == q && Threads % 32 == 0 && warps <= 32 &&
+                  (warps & (warps - 1)) == 0);
+    __shared__ V warp_value[warps];
+    const unsigned lane = threadIdx.x % 32, warp = threadIdx.x / 32;
+    const std::size_t first = static_cast<std::size_t>(threadIdx.x) * q;
+    V x[q];
+    if (first + q <= count) {  // the whole run
+        uint4 w[loads];
+        const uint4* from = reinterpret_cast<const uint4*>(p + first);
+#pragma unroll
+        for (std::size_t k = 0; k < loads; ++k) w[k] = __ldcg(from + k);
+        memcpy(x, w, sizeof(x));
+    } else {
+#pragma unroll
+        for (std::size_t u = 0; u < q; ++u) x[u] = first + u < count ? load_from_l2(p + first + u) : V{};
+    }
+#pragma unroll
+    for (std::size_t w = 1; w < q; w *= 2)
+#pragma unroll
+        for (std::size_t u = 0; u < q; u += 2 * w)
+            if (first + u + w < count) x[u] = det::merge<P, A>(x[u], x[u + w]);
+    V acc = block_tree_over_lanes<P, A>(x[0], static_cast<std::size_t>(warp) * 32, q, count);
+    if constexpr (warps > 1) {
+        if (count <= 32 * q) return acc;  // warp 0 held them all: lane 0 has the tree
+        if (lane == 0) warp_value[warp] = acc;
+        __syncthreads();
+        if (warp == 0) acc = block_tree_over_lanes<P, A>(lane < warps ? warp_value[lane] : V{}, 0, 32 * q, count);
+    }
+    return acc;
+}
+
 // The last round of an in-launch tree, after a CTA folded one of the `nodes` nodes of one
 // level of the block tree (aligned subtrees, whose own tree is the rest of the block tree)
 // into value (thread 0's); slot is that node's place among the nodes' values. A single node is the whole tree: its finish(result(value))
