@@ -20,12 +20,15 @@
 //   bulk pass       the library's bulk pass storing its block values, no tree
 //   bulk count      the copy: the pass, then each CTA counts (the last one stops)
 //   bulk count+load ... and the last CTA reads every block value back past L1
-//   staged copy / widen   the staged kernel copied, and with warps 1-3 staging their rows
-//                   converted to the compensated float lanes' doubles (staged_variant)
+//   staged copy / widen   the staged kernel copied with the last round's fold through shared
+//                   memory (fold_run_in_shared, as before fold_few_from_l2), and that copy
+//                   with warps 1-3 staging their rows converted to the compensated float
+//                   lanes' doubles (staged_variant)
 //   staged packed / flagged   the staged kernel with an ending that counts nothing: the
 //                   grid's last CTA waits for the others' values (staged_ending)
 // Each row: GPU time a launch (events around 64 back-to-back launches on rotating windows of a
-// 1 GiB pool) and host time (enqueue + stream synchronize, median of REPS interleaved calls).
+// 1 GiB pool) and host time (enqueue + stream synchronize, median of REPS rounds, each
+// round timing every row once in a shuffled order).
 // The choose, staged and bulk results are compared bit for bit with the host
 // reference order (det::reduce_serial) on the first window.
 // From the repository root, after a GPU build (for build-gpu/include/preduce/config.hpp):
@@ -235,10 +238,11 @@ __global__ void __launch_bounds__(32)
     if (lane == 0) v[blockIdx.x] = acc;
 }
 
-// The library's staged kernel (full blocks, m > 1 only), with one change to try (Widen):
-// warps 1-3 convert their rows to the lane's accumulator (double for compensated floats)
-// before they stage them, so warp 0 converts a quarter of the rows, not all. Same adds in
-// the same order: the bits of the library's.
+// The library's staged kernel (full blocks, m > 1 only) with its last round's fold through
+// shared memory (fold_run_in_shared, what the library's did before fold_few_from_l2), and
+// one change to try (Widen): warps 1-3 convert their rows to the lane's accumulator (double
+// for compensated floats) before they stage them, so warp 0 converts a quarter of the rows,
+// not all. Same adds in the same order: the bits of the library's.
 template <P Q, class R, bool Widen>
 __global__ void __launch_bounds__(fx::staged_block_threads)
     staged_variant(R r, const typename R::value_type* src, std::size_t n,
@@ -742,10 +746,8 @@ void study(std::size_t n, int reps, const T* pool, std::size_t pool_n, T* d_out,
                 rows.push_back({p + "staged flagged",
                                 ending(std::integral_constant<ending_form, ending_form::flagged>{}), true, Q, {}});
             }
-            if (!std::is_same_v<det::wide_t<Q, T>, T>) {
-                rows.push_back({p + "staged copy", variant(no{}), true, Q, {}});
-                rows.push_back({p + "staged widen", variant(yes{}), true, Q, {}});
-            }
+            rows.push_back({p + "staged copy", variant(no{}), true, Q, {}});
+            if (!std::is_same_v<det::wide_t<Q, T>, T>) rows.push_back({p + "staged widen", variant(yes{}), true, Q, {}});
         }
         if (staged)
             rows.push_back({p + "staged pass", [=](std::size_t k) {
@@ -846,13 +848,23 @@ void study(std::size_t n, int reps, const T* pool, std::size_t pool_n, T* d_out,
     }
     CK(cudaEventDestroy(e0));
     CK(cudaEventDestroy(e1));
-    for (int rep = 0; rep < reps; ++rep)
-        for (auto& x : rows) {
+    // Each round times the rows in an order of its own (one seed for the run): a row follows
+    // a random other one, mostly another kernel, as the precision benchmark's rows do, not
+    // always the same neighbour (a row right after a launch of its own kernel took up to 0.5 us
+    // less host time).
+    std::vector<std::size_t> order(rows.size());
+    for (std::size_t i = 0; i < order.size(); ++i) order[i] = i;
+    std::mt19937 shuffle_rng(7);
+    for (int rep = 0; rep < reps; ++rep) {
+        std::shuffle(order.begin(), order.end(), shuffle_rng);
+        for (const std::size_t i : order) {
+            auto& x = rows[i];
             const auto t0 = std::chrono::steady_clock::now();
             x.enqueue(it++);
             CK(cudaStreamSynchronize(s));
             x.host.push_back(std::chrono::duration<double, std::micro>(std::chrono::steady_clock::now() - t0).count());
         }
+    }
     const auto median = [](std::vector<double> v) {
         std::nth_element(v.begin(), v.begin() + static_cast<std::ptrdiff_t>(v.size() / 2), v.end());
         return v[v.size() / 2];
