@@ -238,26 +238,21 @@ __global__ void __launch_bounds__(32)
     if (lane == 0) v[blockIdx.x] = acc;
 }
 
-// The library's staged kernel (full blocks, m > 1 only) with its last round's fold through
-// shared memory (fold_run_in_shared, what the library's did before fold_few_from_l2), and
-// one change to try (Widen): warps 1-3 convert their rows to the lane's accumulator (double
-// for compensated floats) before they stage them, so warp 0 converts a quarter of the rows,
-// not all. Same adds in the same order: the bits of the library's.
-template <P Q, class R, bool Widen>
-__global__ void __launch_bounds__(fx::staged_block_threads)
-    staged_variant(R r, const typename R::value_type* src, std::size_t n,
-                   det::value_t<Q, typename R::accumulator_type>* __restrict__ v,
-                   typename R::result_type* __restrict__ d_result, unsigned* counters) {
+// The library's staged kernel's adds of block blockIdx.x (a full block) in its four warps:
+// warps 1-3 put their rows in `stage` (as S: A, or the lane's wide type) and arrive, warp 0
+// adds its own rows and then theirs in order, then the lane tree; warp 0's lane 0 returns
+// the block value. mark(k, value) runs where staged_probe stamps, after the value it waits
+// for: 6 warp 1's rows staged (in warp 1), 0 warp 0's own rows added, 1 every row added, 2
+// the lane tree (in warp 0).
+template <P Q, class R, class S, class Mark>
+__device__ __forceinline__ det::value_t<Q, typename R::accumulator_type> staged_adds(const R& r,
+                                                                                   const typename R::value_type* src,
+                                                                                   S* stage, Mark mark) {
     using A = typename R::accumulator_type;
     using V = det::value_t<Q, A>;
-    using S = std::conditional_t<Widen, det::wide_t<Q, A>, A>;  // what is staged
     constexpr unsigned quarter = fx::staged_quarter, rows = quarter / 32;
-    constexpr std::size_t stage_values = 3 * std::size_t{quarter};
-    constexpr std::size_t stage_bytes = std::max(stage_values * sizeof(S), fx::fold_group<V> * sizeof(V));
-    __shared__ alignas(16) unsigned char raw[stage_bytes];
-    S* stage = reinterpret_cast<S*>(raw);
     const unsigned warp = threadIdx.x / 32, lane = threadIdx.x % 32;
-    const std::size_t b = blockIdx.x, first = b * det::block;
+    const std::size_t first = static_cast<std::size_t>(blockIdx.x) * det::block;
     V acc = det::zero<Q, A>(R::identity());
     const unsigned mine = warp * quarter + lane;
     const auto row = src + (first + mine);
@@ -267,25 +262,54 @@ __global__ void __launch_bounds__(fx::staged_block_threads)
     if (warp != 0) {
 #pragma unroll
         for (unsigned u = 0; u < rows; ++u) stage[mine - quarter + 32 * u] = static_cast<S>(x[u]);
+        if (warp == 1) mark(6, x[rows - 1]);
         pc::named_arrive(warp, 64);
-    } else {
-#pragma unroll
-        for (unsigned u = 0; u < rows; ++u) det::add<Q, A>(acc, x[u]);
-#pragma unroll 1
-        for (unsigned w = 1; w < 4; ++w) {
-            pc::named_sync(w, 64);
-            S y[rows];
-#pragma unroll
-            for (unsigned u = 0; u < rows; ++u) y[u] = stage[(w - 1) * quarter + lane + 32 * u];
-#pragma unroll
-            for (unsigned u = 0; u < rows; ++u) {
-                if constexpr (std::is_same_v<S, A>) det::add<Q, A>(acc, y[u]);
-                else acc.s = det::plus(acc.s, y[u]);  // det::add of the float, whose conversion is y[u]
-            }
-        }
-        acc = fx::lane_tree<Q, A>(acc);
+        return acc;
     }
-    fx::hand_on<Q>(r, acc, v + b, gridDim.x, counters,
+#pragma unroll
+    for (unsigned u = 0; u < rows; ++u) det::add<Q, A>(acc, x[u]);
+    mark(0, acc);
+#pragma unroll 1
+    for (unsigned w = 1; w < 4; ++w) {
+        pc::named_sync(w, 64);
+        S y[rows];
+#pragma unroll
+        for (unsigned u = 0; u < rows; ++u) y[u] = stage[(w - 1) * quarter + lane + 32 * u];
+#pragma unroll
+        for (unsigned u = 0; u < rows; ++u) {
+            if constexpr (std::is_same_v<S, A>) det::add<Q, A>(acc, y[u]);
+            else acc.s = det::plus(acc.s, y[u]);  // det::add of the float, whose conversion is y[u]
+        }
+    }
+    mark(1, acc);
+    acc = fx::lane_tree<Q, A>(acc);
+    mark(2, acc);
+    return acc;
+}
+inline constexpr auto no_mark = [](int, const auto&) {};
+
+// Shared memory of a staged CTA whose rows are staged as S: the rows of warps 1-3, then a
+// group of the tree's values.
+template <class S, class V>
+inline constexpr std::size_t staged_bytes = std::max(3 * std::size_t{fx::staged_quarter} * sizeof(S),
+                                                     fx::fold_group<V> * sizeof(V));
+
+// The library's staged kernel (full blocks, m > 1 only) with its last round's fold through
+// shared memory (fold_run_in_shared, what the library's did before fold_few_from_l2), and
+// one change to try (Widen): warps 1-3 convert their rows to the lane's accumulator (double
+// for compensated floats) before they stage them, so warp 0 converts a quarter of the rows,
+// not all. Same adds in the same order: the bits of the library's.
+template <P Q, class R, bool Widen>
+__global__ void __launch_bounds__(fx::staged_block_threads)
+    staged_variant(R r, const typename R::value_type* src, std::size_t,
+                   det::value_t<Q, typename R::accumulator_type>* __restrict__ v,
+                   typename R::result_type* __restrict__ d_result, unsigned* counters) {
+    using A = typename R::accumulator_type;
+    using V = det::value_t<Q, A>;
+    using S = std::conditional_t<Widen, det::wide_t<Q, A>, A>;  // what is staged
+    __shared__ alignas(16) unsigned char raw[staged_bytes<S, V>];
+    const V acc = staged_adds<Q>(r, src, reinterpret_cast<S*>(raw), no_mark);
+    fx::hand_on<Q>(r, acc, v + blockIdx.x, gridDim.x, counters,
                    [&] { return fx::fold_run_in_shared<Q, A, fx::staged_block_threads>(reinterpret_cast<V*>(raw), v, gridDim.x); },
                    d_result);
 }
@@ -325,49 +349,16 @@ __global__ void __launch_bounds__(fx::staged_block_threads)
                  typename R::result_type* __restrict__ d_result, unsigned* counters, long long* out, double* dump) {
     using A = typename R::accumulator_type;
     using V = det::value_t<Q, A>;
-    constexpr unsigned quarter = fx::staged_quarter, rows = quarter / 32;
-    constexpr std::size_t stage_bytes = std::max(3 * std::size_t{quarter} * sizeof(A), fx::fold_group<V> * sizeof(V));
-    __shared__ alignas(16) unsigned char raw[stage_bytes];
+    __shared__ alignas(16) unsigned char raw[staged_bytes<A, V>];
     __shared__ bool last;
-    A* stage = reinterpret_cast<A*>(raw);
     long long* o = out + 10 * blockIdx.x;
     const long long t0 = stamp();
     const unsigned long long g0 = global_ns();
-    const unsigned warp = threadIdx.x / 32, lane = threadIdx.x % 32;
-    const std::size_t b = blockIdx.x, first = b * det::block;
-    V acc = det::zero<Q, A>(R::identity());
-    const unsigned mine = warp * quarter + lane;
-    const auto row = src + (first + mine);
-    A x[rows];
-#pragma unroll
-    for (unsigned u = 0; u < rows; ++u) x[u] = r.lift(row[32 * u], first + mine + 32 * u);
-    if (warp != 0) {
-#pragma unroll
-        for (unsigned u = 0; u < rows; ++u) stage[mine - quarter + 32 * u] = x[u];
-        if (warp == 1) {
-            sink(x[rows - 1], dump + threadIdx.x);
-            if (lane == 0) o[6] = stamp() - t0;  // warp 1's rows arrived and staged
-        }
-        pc::named_arrive(warp, 64);
-    } else {
-#pragma unroll
-        for (unsigned u = 0; u < rows; ++u) det::add<Q, A>(acc, x[u]);
-        sink(acc, dump + threadIdx.x);
-        if (lane == 0) o[0] = stamp() - t0;  // warp 0's own rows added
-#pragma unroll 1
-        for (unsigned w = 1; w < 4; ++w) {
-            pc::named_sync(w, 64);
-#pragma unroll
-            for (unsigned u = 0; u < rows; ++u) x[u] = stage[(w - 1) * quarter + lane + 32 * u];
-#pragma unroll
-            for (unsigned u = 0; u < rows; ++u) det::add<Q, A>(acc, x[u]);
-        }
-        sink(acc, dump + threadIdx.x);
-        if (lane == 0) o[1] = stamp() - t0;  // every row added
-        acc = fx::lane_tree<Q, A>(acc);
-        sink(acc, dump + threadIdx.x);
-        if (lane == 0) o[2] = stamp() - t0;  // lane tree
-    }
+    const std::size_t b = blockIdx.x;
+    const V acc = staged_adds<Q>(r, src, reinterpret_cast<A*>(raw), [&](int k, const auto& value) {
+        sink(value, dump + threadIdx.x);
+        if (threadIdx.x % 32 == 0) o[k] = stamp() - t0;
+    });
     if (threadIdx.x == 0) {
         v[b] = acc;
         last = split_count(counters, o, t0) + 1 == gridDim.x;
@@ -531,37 +522,11 @@ __global__ void __launch_bounds__(fx::staged_block_threads)
                   typename R::result_type* __restrict__ d_result) {
     using A = typename R::accumulator_type;
     using V = det::value_t<Q, A>;
-    constexpr unsigned quarter = fx::staged_quarter, rows = quarter / 32;
     constexpr std::size_t G = fx::fold_group<V>;
-    constexpr std::size_t stage_bytes = std::max(3 * std::size_t{quarter} * sizeof(A), G * sizeof(V));
-    __shared__ alignas(16) unsigned char raw[stage_bytes];
-    A* stage = reinterpret_cast<A*>(raw);
-    const unsigned warp = threadIdx.x / 32, lane = threadIdx.x % 32;
-    const std::size_t b = blockIdx.x, first = b * det::block;
+    __shared__ alignas(16) unsigned char raw[staged_bytes<A, V>];
+    const std::size_t b = blockIdx.x;
     const unsigned m = gridDim.x;
-    V acc = det::zero<Q, A>(R::identity());
-    const unsigned mine = warp * quarter + lane;
-    const auto row = src + (first + mine);
-    A x[rows];
-#pragma unroll
-    for (unsigned u = 0; u < rows; ++u) x[u] = r.lift(row[32 * u], first + mine + 32 * u);
-    if (warp != 0) {
-#pragma unroll
-        for (unsigned u = 0; u < rows; ++u) stage[mine - quarter + 32 * u] = x[u];
-        pc::named_arrive(warp, 64);
-    } else {
-#pragma unroll
-        for (unsigned u = 0; u < rows; ++u) det::add<Q, A>(acc, x[u]);
-#pragma unroll 1
-        for (unsigned w = 1; w < 4; ++w) {
-            pc::named_sync(w, 64);
-#pragma unroll
-            for (unsigned u = 0; u < rows; ++u) x[u] = stage[(w - 1) * quarter + lane + 32 * u];
-#pragma unroll
-            for (unsigned u = 0; u < rows; ++u) det::add<Q, A>(acc, x[u]);
-        }
-        acc = fx::lane_tree<Q, A>(acc);
-    }
+    const V acc = staged_adds<Q>(r, src, reinterpret_cast<A*>(raw), no_mark);
     const bool waiter = b == m - 1;
     if (threadIdx.x == 0) {
         if constexpr (E == ending_form::packed) {
