@@ -35,10 +35,12 @@
 //   nvcc -O3 -std=c++20 -arch=sm_90 --expt-relaxed-constexpr -Iinclude -Ibuild-gpu/include \
 //     -Ibackends/cuda/include bench/studies/fixed_order_tail.cu src/runtime/residence.cpp \
 //     backends/cuda/src/info.cpp -ldl -o fixed_order_tail && ./fixed_order_tail [REPS [odd]]
-// (odd: sizes off the powers of two instead, whose bits are the point). Two other modes:
+// (odd: sizes off the powers of two instead, whose bits are the point). Three other modes:
 // `REPS phases` stamps the phases of the staged kernel and the fast sum inside each CTA
 // (probe_phases), `REPS switch` times the front end's three calls alone and interleaved,
-// with the driver's shared-memory carveouts and with one carveout for all (switch_studies).
+// with the driver's shared-memory carveouts and with one carveout for all (switch_studies),
+// and `REPS convert` measures how many floats an SM converts to double a clock
+// (convert_rates; the compensated float lanes convert every element).
 // Before the sizes, the placement probe says where a grid of four-warp CTAs sits.
 #include <cuda_runtime_api.h>
 
@@ -575,6 +577,70 @@ __global__ void __launch_bounds__(fx::staged_block_threads)
     if (threadIdx.x == 0) pc::store_whole(d_result, r.finish(det::result<Q, A>(sum)));
 }
 
+// How fast an SM converts floats to doubles, the compensated float lanes' one extra
+// instruction an element: each thread converts `per_thread` normal floats (bit patterns made
+// from its index) and adds them into four double accumulators. Form 0: cvt.f64.f32 (F2F);
+// 1: the double's bits built with integer instructions (exact for normal floats only, which
+// is all this kernel makes); 2: every other float each way.
+template <int Form>
+__global__ void __launch_bounds__(256) convert_rate(unsigned seed, int per_thread, double* out) {
+    double acc[4] = {0, 0, 0, 0};
+    unsigned u = (seed + threadIdx.x * 2654435761u) & 0x3fffffffu | 0x3f800000u;  // normal, in [1, 2)
+#pragma unroll 4
+    for (int k = 0; k < per_thread; ++k) {
+        u = (u * 1664525u + 1013904223u) & 0x3fffffffu | 0x3f800000u;
+        double d;
+        if (Form == 0 || (Form == 2 && k % 2 == 0)) {
+            d = static_cast<double>(__uint_as_float(u));
+        } else {
+            const unsigned hi = (((u & 0x7fffffffu) >> 3) + 0x38000000u) | (u & 0x80000000u);
+            d = __hiloint2double(static_cast<int>(hi), static_cast<int>(u << 29));
+        }
+        acc[k % 4] = __dadd_rn(acc[k % 4], d);
+    }
+    if (acc[0] + acc[1] + acc[2] + acc[3] == 1.0) out[0] = acc[0];  // keeps the loop
+}
+
+// Conversions an SM makes per clock in each form (events around one launch of 8 CTAs of 256
+// an SM), at the clock the device reports (cudaDevAttrClockRate).
+void convert_rates(int reps) {
+    int device = 0, sms = 0, khz = 0;
+    CK(cudaGetDevice(&device));
+    CK(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, device));
+    CK(cudaDeviceGetAttribute(&khz, cudaDevAttrClockRate, device));
+    double* out = nullptr;
+    CK(cudaMalloc(&out, sizeof(double)));
+    const int per_thread = 1 << 14;
+    const unsigned grid = static_cast<unsigned>(8 * sms);
+    cudaEvent_t e0, e1;
+    CK(cudaEventCreate(&e0));
+    CK(cudaEventCreate(&e1));
+    const auto rate = [&](auto kernel, const char* name) {
+        std::vector<float> ms;
+        for (int rep = 0; rep < reps + 2; ++rep) {
+            CK(cudaEventRecord(e0));
+            kernel<<<grid, 256>>>(static_cast<unsigned>(rep), per_thread, out);
+            CK(cudaEventRecord(e1));
+            CK(cudaEventSynchronize(e1));
+            float t = 0;
+            CK(cudaEventElapsedTime(&t, e0, e1));
+            if (rep >= 2) ms.push_back(t);
+        }
+        std::sort(ms.begin(), ms.end());
+        const double conversions = static_cast<double>(grid) * 256 * per_thread;
+        const double cycles = ms[ms.size() / 2] * 1e-3 * khz * 1e3;
+        std::printf("  %-28s %8.3f ms  %6.2f conversions a clock an SM (at %d MHz)\n", name, ms[ms.size() / 2],
+                    conversions / cycles / sms, khz / 1000);
+    };
+    std::printf("float to double, %d SMs:\n", sms);
+    rate(convert_rate<0>, "cvt.f64.f32");
+    rate(convert_rate<1>, "integer bits");
+    rate(convert_rate<2>, "half each way");
+    CK(cudaEventDestroy(e0));
+    CK(cudaEventDestroy(e1));
+    CK(cudaFree(out));
+}
+
 // Where the CTAs of a 128-thread grid sit: each warp spins ~4 us (so the grid's CTAs are
 // resident together) and records its SM and slot.
 __global__ void __launch_bounds__(128) placement_probe(unsigned* out) {
@@ -942,6 +1008,10 @@ int main(int argc, char** argv) {
         std::normal_distribution<float> d(0.f, 1.f);
         for (auto& v : h) v = d(g);
         CK(cudaMemcpy(pool, h.data(), pool_bytes, cudaMemcpyHostToDevice));
+    }
+    if (argc > 2 && std::string(argv[2]) == "convert") {
+        convert_rates(reps);
+        return 0;
     }
     if (argc > 2 && std::string(argv[2]) == "phases") {
         probe_phases<float>(reps, static_cast<const float*>(pool), pool_bytes / sizeof(float),
