@@ -209,7 +209,7 @@ inline constexpr std::size_t few_run = 4;
 // where their nodes are few: the staged kernel's block values up to 512, the bulk pass's
 // shares (one a CTA). On an H200 the last CTA of the staged kernel at 2^20 floats took 1800
 // cycles to fold its 256 values through shared memory, 2850 for the compensated pairs, where
-// the fast sum's last block folds its 256 partials in 1030 (bench/studies/fixed_order_tail.cu,
+// the fast sum's last block folds its 256 partials in 1030 (bench/studies/fixed_order_probes.cu,
 // phases).
 template <precision P, class A, int Threads>
 __device__ __forceinline__ det::value_t<P, A> fold_few_from_l2(const det::value_t<P, A>* p, std::size_t count) {

@@ -1,0 +1,86 @@
+#pragma once
+// What the fixed-order studies (fixed_order_tail.cu, fixed_order_probes.cu) share: their
+// names for the library's namespaces, a check on CUDA calls, and the library's staged
+// kernel's adds of one block, which their copies of that kernel run.
+#include <cuda_runtime_api.h>
+
+#include <algorithm>
+#include <cstdio>
+#include <cstdlib>
+#include <type_traits>
+
+#include "preduce/cuda/reduce.cuh"
+
+namespace {
+
+namespace pc = preduce::cuda::detail;
+namespace fx = preduce::cuda::detail::fixed;
+namespace det = preduce::detail::det;
+using P = preduce::precision;
+
+#define CK(x)                                                                                                \
+    do {                                                                                                     \
+        const cudaError_t e_ = (x);                                                                          \
+        if (e_ != cudaSuccess) {                                                                             \
+            std::printf("%s:%d %s: %s\n", __FILE__, __LINE__, #x, cudaGetErrorString(e_));                  \
+            std::exit(1);                                                                                    \
+        }                                                                                                    \
+    } while (0)
+
+// The library's staged kernel's adds of block blockIdx.x (a full block) in its four warps:
+// warps 1-3 put their rows in `stage` (as S: A, or the lane's wide type) and arrive, warp 0
+// adds its own rows and then theirs in order, then the lane tree; warp 0's lane 0 returns
+// the block value. mark(k, value) runs where staged_probe stamps, after the value it waits
+// for: 6 warp 1's rows staged (in warp 1), 0 warp 0's own rows added, 1 every row added, 2
+// the lane tree (in warp 0).
+template <P Q, class R, class S, class Mark>
+__device__ __forceinline__ det::value_t<Q, typename R::accumulator_type> staged_adds(const R& r,
+                                                                                   const typename R::value_type* src,
+                                                                                   S* stage, Mark mark) {
+    using A = typename R::accumulator_type;
+    using V = det::value_t<Q, A>;
+    constexpr unsigned quarter = fx::staged_quarter, rows = quarter / 32;
+    const unsigned warp = threadIdx.x / 32, lane = threadIdx.x % 32;
+    const std::size_t first = static_cast<std::size_t>(blockIdx.x) * det::block;
+    V acc = det::zero<Q, A>(R::identity());
+    const unsigned mine = warp * quarter + lane;
+    const auto row = src + (first + mine);
+    A x[rows];
+#pragma unroll
+    for (unsigned u = 0; u < rows; ++u) x[u] = r.lift(row[32 * u], first + mine + 32 * u);
+    if (warp != 0) {
+#pragma unroll
+        for (unsigned u = 0; u < rows; ++u) stage[mine - quarter + 32 * u] = static_cast<S>(x[u]);
+        if (warp == 1) mark(6, x[rows - 1]);
+        pc::named_arrive(warp, 64);
+        return acc;
+    }
+#pragma unroll
+    for (unsigned u = 0; u < rows; ++u) det::add<Q, A>(acc, x[u]);
+    mark(0, acc);
+#pragma unroll 1
+    for (unsigned w = 1; w < 4; ++w) {
+        pc::named_sync(w, 64);
+        S y[rows];
+#pragma unroll
+        for (unsigned u = 0; u < rows; ++u) y[u] = stage[(w - 1) * quarter + lane + 32 * u];
+#pragma unroll
+        for (unsigned u = 0; u < rows; ++u) {
+            if constexpr (std::is_same_v<S, A>) det::add<Q, A>(acc, y[u]);
+            else acc.s = det::plus(acc.s, y[u]);  // det::add of the float, whose conversion is y[u]
+        }
+    }
+    mark(1, acc);
+    acc = fx::lane_tree<Q, A>(acc);
+    mark(2, acc);
+    return acc;
+}
+inline constexpr auto no_mark = [](int, const auto&) {};
+
+// Shared memory of a staged CTA whose rows are staged as S: the rows of warps 1-3, then a
+// group of the tree's values.
+template <class S, class V>
+inline constexpr std::size_t staged_bytes = std::max(3 * std::size_t{fx::staged_quarter} * sizeof(S),
+                                                     fx::fold_group<V> * sizeof(V));
+
+} // namespace
