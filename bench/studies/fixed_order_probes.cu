@@ -32,7 +32,7 @@
 
 #include "preduce/cuda/reduce.cuh"
 #include "preduce/ops.hpp"
-#include "staged_adds.cuh"
+#include "fixed_order_study.cuh"
 
 namespace {
 
@@ -449,13 +449,8 @@ int main(int argc, char** argv) {
     double* d_out = nullptr;
     CK(cudaMalloc(&d_out, sizeof(double)));
     const cudaStream_t s = cudaStreamPerThread;
-    {
-        std::mt19937_64 g(3);
-        std::vector<float> h(pool_bytes / sizeof(float));
-        std::normal_distribution<float> d(0.f, 1.f);
-        for (auto& v : h) v = d(g);
-        CK(cudaMemcpy(pool, h.data(), pool_bytes, cudaMemcpyHostToDevice));
-    }
+    std::mt19937_64 g(3);
+    fill_normal<float>(pool, pool_bytes, g);
     if (mode == "phases") {
         probe_phases<float>(reps, static_cast<const float*>(pool), pool_bytes / sizeof(float),
                             reinterpret_cast<float*>(d_out), s);

@@ -53,7 +53,7 @@
 
 #include "preduce/cuda/reduce.cuh"
 #include "preduce/ops.hpp"
-#include "staged_adds.cuh"
+#include "fixed_order_study.cuh"
 
 namespace {
 
@@ -540,12 +540,7 @@ int main(int argc, char** argv) {
     CK(cudaMalloc(&d_out, sizeof(double)));
     const cudaStream_t s = cudaStreamPerThread;
     std::mt19937_64 g(3);
-    {
-        std::vector<float> h(pool_bytes / sizeof(float));
-        std::normal_distribution<float> d(0.f, 1.f);
-        for (auto& v : h) v = d(g);
-        CK(cudaMemcpy(pool, h.data(), pool_bytes, cudaMemcpyHostToDevice));
-    }
+    fill_normal<float>(pool, pool_bytes, g);
     // With a second argument: sizes off the powers of two (short last blocks and groups), for the bits.
     const std::vector<std::size_t> sizes =
         argc > 2 ? std::vector<std::size_t>{(std::size_t{1} << 20) + 3 * 4096 + 5, 3 * (std::size_t{1} << 22) + 77,
@@ -555,12 +550,7 @@ int main(int argc, char** argv) {
     for (const std::size_t n : sizes)
         study<float>(n, reps, static_cast<const float*>(pool), pool_bytes / sizeof(float),
                      reinterpret_cast<float*>(d_out), s);
-    {
-        std::vector<double> h(pool_bytes / sizeof(double));
-        std::normal_distribution<double> d(0.0, 1.0);
-        for (auto& v : h) v = d(g);
-        CK(cudaMemcpy(pool, h.data(), pool_bytes, cudaMemcpyHostToDevice));
-    }
+    fill_normal<double>(pool, pool_bytes, g);
     for (const std::size_t n : sizes)
         study<double>(n, reps, static_cast<const double*>(pool), pool_bytes / sizeof(double), d_out, s);
     return 0;

@@ -1,13 +1,16 @@
 #pragma once
 // What the fixed-order studies (fixed_order_tail.cu, fixed_order_probes.cu) share: their
-// names for the library's namespaces, a check on CUDA calls, and the library's staged
-// kernel's adds of one block, which their copies of that kernel run.
+// names for the library's namespaces, a check on CUDA calls, their input, and the library's
+// staged kernel's adds of one block, which their copies of that kernel run.
 #include <cuda_runtime_api.h>
 
 #include <algorithm>
+#include <cstddef>
 #include <cstdio>
 #include <cstdlib>
+#include <random>
 #include <type_traits>
+#include <vector>
 
 #include "preduce/cuda/reduce.cuh"
 
@@ -26,6 +29,15 @@ using P = preduce::precision;
             std::exit(1);                                                                                    \
         }                                                                                                    \
     } while (0)
+
+// Fills the device buffer pool (bytes long) with normal(0, 1) values of T drawn from g.
+template <class T>
+void fill_normal(void* pool, std::size_t bytes, std::mt19937_64& g) {
+    std::vector<T> h(bytes / sizeof(T));
+    std::normal_distribution<T> d(T(0), T(1));
+    for (auto& v : h) v = d(g);
+    CK(cudaMemcpy(pool, h.data(), h.size() * sizeof(T), cudaMemcpyHostToDevice));
+}
 
 // The library's staged kernel's adds of block blockIdx.x (a full block) in its four warps:
 // warps 1-3 put their rows in `stage` (as S: A, or the lane's wide type) and arrive, warp 0
