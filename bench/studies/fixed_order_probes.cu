@@ -443,14 +443,11 @@ int main(int argc, char** argv) {
         std::printf("usage: fixed_order_probes REPS placement|phases|switch|convert\n");
         return 2;
     }
-    const std::size_t pool_bytes = std::size_t{1} << 30;
-    void* pool = nullptr;
-    CK(cudaMalloc(&pool, pool_bytes));
-    double* d_out = nullptr;
-    CK(cudaMalloc(&d_out, sizeof(double)));
+    const study_memory mem = float_pool();
+    void* const pool = mem.pool;
+    const std::size_t pool_bytes = mem.pool_bytes;
+    double* const d_out = mem.d_out;
     const cudaStream_t s = cudaStreamPerThread;
-    std::mt19937_64 g(3);
-    fill_normal<float>(pool, pool_bytes, g);
     if (mode == "phases") {
         probe_phases<float>(reps, static_cast<const float*>(pool), pool_bytes / sizeof(float),
                             reinterpret_cast<float*>(d_out), s);

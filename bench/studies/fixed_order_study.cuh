@@ -39,6 +39,22 @@ void fill_normal(void* pool, std::size_t bytes, std::mt19937_64& g) {
     CK(cudaMemcpy(pool, h.data(), h.size() * sizeof(T), cudaMemcpyHostToDevice));
 }
 
+// The studies' memory: a 1 GiB device pool of normal(0, 1) floats (seed 3; g goes on for a
+// refill with doubles) and a device slot for a result of either type.
+struct study_memory {
+    std::size_t pool_bytes = std::size_t{1} << 30;
+    void* pool = nullptr;
+    double* d_out = nullptr;
+    std::mt19937_64 g{3};
+};
+inline study_memory float_pool() {
+    study_memory m;
+    CK(cudaMalloc(&m.pool, m.pool_bytes));
+    CK(cudaMalloc(&m.d_out, sizeof(double)));
+    fill_normal<float>(m.pool, m.pool_bytes, m.g);
+    return m;
+}
+
 // The library's staged kernel's adds of block blockIdx.x (a full block) in its four warps:
 // warps 1-3 put their rows in `stage` (as S: A, or the lane's wide type) and arrive, warp 0
 // adds its own rows and then theirs in order, then the lane tree; warp 0's lane 0 returns

@@ -533,14 +533,11 @@ void study(std::size_t n, int reps, const T* pool, std::size_t pool_n, T* d_out,
 
 int main(int argc, char** argv) {
     const int reps = argc > 1 ? std::atoi(argv[1]) : 300;
-    const std::size_t pool_bytes = std::size_t{1} << 30;
-    void* pool = nullptr;
-    CK(cudaMalloc(&pool, pool_bytes));
-    double* d_out = nullptr;
-    CK(cudaMalloc(&d_out, sizeof(double)));
+    study_memory mem = float_pool();
+    void* const pool = mem.pool;
+    const std::size_t pool_bytes = mem.pool_bytes;
+    double* const d_out = mem.d_out;
     const cudaStream_t s = cudaStreamPerThread;
-    std::mt19937_64 g(3);
-    fill_normal<float>(pool, pool_bytes, g);
     // With a second argument: sizes off the powers of two (short last blocks and groups), for the bits.
     const std::vector<std::size_t> sizes =
         argc > 2 ? std::vector<std::size_t>{(std::size_t{1} << 20) + 3 * 4096 + 5, 3 * (std::size_t{1} << 22) + 77,
@@ -550,7 +547,7 @@ int main(int argc, char** argv) {
     for (const std::size_t n : sizes)
         study<float>(n, reps, static_cast<const float*>(pool), pool_bytes / sizeof(float),
                      reinterpret_cast<float*>(d_out), s);
-    fill_normal<double>(pool, pool_bytes, g);
+    fill_normal<double>(pool, pool_bytes, mem.g);
     for (const std::size_t n : sizes)
         study<double>(n, reps, static_cast<const double*>(pool), pool_bytes / sizeof(double), d_out, s);
     return 0;
