@@ -38,8 +38,13 @@ namespace {
 
 // Phase stamps (SM clock cycles, and %globaltimer ns at entry and after the count) of the
 // library's staged kernel (full blocks, m > 1) and of the fast sum's reduce_partials with its
-// counter, one row of 8 a CTA. A stamp follows a volatile store of the value it waits for, so
-// it is not taken before that value is there (a warp issues in order).
+// counter, a row of stamps_a_cta a CTA: cycles from the CTA's entry to 0 warp 0's own rows
+// added (the fast sum: thread 0's loads and adds), 1 every row added, 2 the lane tree (the
+// block's tree), 3 the value stored and counted, 4 the last CTA's fold, 6 warp 1's rows
+// staged, 8 the release fence before the count; 5 the entry's globaltimer, 7 ns from entry
+// to the count. A stamp follows a volatile store of the value it waits for, so it is not
+// taken before that value is there (a warp issues in order).
+constexpr int stamps_a_cta = 10;
 __device__ __forceinline__ long long stamp() { return clock64(); }
 __device__ __forceinline__ unsigned long long global_ns() {
     unsigned long long t;
@@ -49,7 +54,7 @@ __device__ __forceinline__ unsigned long long global_ns() {
 // A volatile store of v to shared memory: the next instruction issues after v is there, and
 // no global store is added for the count's fence to wait on.
 template <class V>
-__device__ __forceinline__ void sink(const V& v, double*) {
+__device__ __forceinline__ void sink(const V& v) {
     __shared__ double to[256];
     if constexpr (std::is_arithmetic_v<V>) *reinterpret_cast<volatile double*>(to + threadIdx.x) = static_cast<double>(v);
     else *reinterpret_cast<volatile double*>(to + threadIdx.x) = static_cast<double>(v.s);
@@ -68,17 +73,17 @@ __device__ __forceinline__ unsigned split_count(unsigned* counter, long long* o,
 template <P Q, class R>
 __global__ void __launch_bounds__(fx::staged_block_threads)
     staged_probe(R r, const typename R::value_type* src, det::value_t<Q, typename R::accumulator_type>* __restrict__ v,
-                 typename R::result_type* __restrict__ d_result, unsigned* counters, long long* out, double* dump) {
+                 typename R::result_type* __restrict__ d_result, unsigned* counters, long long* out) {
     using A = typename R::accumulator_type;
     using V = det::value_t<Q, A>;
     __shared__ alignas(16) unsigned char raw[staged_bytes<A, V>];
     __shared__ bool last;
-    long long* o = out + 10 * blockIdx.x;
+    long long* o = out + stamps_a_cta * blockIdx.x;
     const long long t0 = stamp();
     const unsigned long long g0 = global_ns();
     const std::size_t b = blockIdx.x;
     const V acc = staged_adds<Q>(r, src, reinterpret_cast<A*>(raw), [&](int k, const auto& value) {
-        sink(value, dump + threadIdx.x);
+        sink(value);
         if (threadIdx.x % 32 == 0) o[k] = stamp() - t0;
     });
     if (threadIdx.x == 0) {
@@ -97,7 +102,7 @@ __global__ void __launch_bounds__(fx::staged_block_threads)
                       : fx::fold_run_in_shared<Q, A, fx::staged_block_threads>(reinterpret_cast<V*>(raw), v, gridDim.x);
     if (threadIdx.x == 0) {
         pc::store_whole(d_result, r.finish(det::result<Q, A>(sum)));
-        sink(sum, dump);
+        sink(sum);
         o[4] = stamp() - t0;  // the last CTA's fold
     }
 }
@@ -105,18 +110,18 @@ __global__ void __launch_bounds__(fx::staged_block_threads)
 template <class R>
 __global__ void __launch_bounds__(preduce::cuda::tuning::block_threads)
     fast_probe(R r, const typename R::value_type* data, std::size_t n, typename R::accumulator_type* partials,
-               typename R::result_type* result, unsigned* done, long long* out, double* dump) {
+               typename R::result_type* result, unsigned* done, long long* out) {
     constexpr int B = preduce::cuda::tuning::block_threads;
     using A = typename R::accumulator_type;
     __shared__ bool last;
-    long long* o = out + 10 * blockIdx.x;
+    long long* o = out + stamps_a_cta * blockIdx.x;
     const long long t0 = stamp();
     const unsigned long long g0 = global_ns();
     auto acc = pc::thread_fold<B>(r, data, n, std::size_t{0});
-    sink(acc, dump + threadIdx.x);
+    sink(acc);
     if (threadIdx.x == 0) o[0] = stamp() - t0;  // thread 0's loads and adds
     acc = pc::block_reduce<B, R>(acc);
-    sink(acc, dump + threadIdx.x);
+    sink(acc);
     if (threadIdx.x == 0) o[2] = stamp() - t0;  // the block's tree
     if (threadIdx.x == 0) pc::store_whole(partials + blockIdx.x, acc);
     __syncthreads();
@@ -132,7 +137,7 @@ __global__ void __launch_bounds__(preduce::cuda::tuning::block_threads)
     acc = pc::fold_partials<B, R>(partials, gridDim.x, [](const A* p) { return pc::load_from_l2(p); });
     if (threadIdx.x == 0) {
         pc::store_whole(result, r.finish(acc));
-        sink(acc, dump);
+        sink(acc);
         o[4] = stamp() - t0;
     }
 }
@@ -150,11 +155,9 @@ void probe_phases(int reps, const T* pool, std::size_t pool_n, T* d_out, cudaStr
         constexpr int B = preduce::cuda::tuning::block_threads;
         const unsigned fast_grid = static_cast<unsigned>(pc::grid_for<B, R>(n));
         long long* d_stamps = nullptr;
-        double* dump = nullptr;
-        CK(cudaMalloc(&d_stamps, 10 * std::max(m, fast_grid) * sizeof(long long)));
-        CK(cudaMalloc(&dump, 256 * sizeof(double)));
+        CK(cudaMalloc(&d_stamps, stamps_a_cta * std::max(m, fast_grid) * sizeof(long long)));
         const auto report = [&](const char* what, unsigned grid, auto launch) {
-            constexpr int K = 10;
+            constexpr int K = stamps_a_cta;
             std::vector<std::vector<double>> med(K), mx(K), lastv(K);
             std::vector<double> spread, host;
             for (int rep = 0; rep < reps; ++rep) {
@@ -208,23 +211,22 @@ void probe_phases(int reps, const T* pool, std::size_t pool_n, T* d_out, cudaStr
         report("fast   ", fast_grid, [&](std::size_t k) {
             const auto ws = ws_for(fast_grid * sizeof(T));
             pc::launch("fast_probe", fast_probe<R>, fast_grid, B, s, r, at(k), n, static_cast<T*>(ws.values), d_out,
-                       ws.done, d_stamps, dump);
+                       ws.done, d_stamps);
         });
         if (fx::staged_holds<P::deterministic, R>(m))
             report("det    ", m, [&](std::size_t k) {
                 const auto ws = ws_for(m * sizeof(T));
                 pc::launch("staged_probe", staged_probe<P::deterministic, R>, m, fx::staged_block_threads, s, r, at(k),
-                           static_cast<T*>(ws.values), d_out, ws.done, d_stamps, dump);
+                           static_cast<T*>(ws.values), d_out, ws.done, d_stamps);
             });
         if (fx::staged_holds<P::compensated, R>(m))
             report("comp   ", m, [&](std::size_t k) {
                 using V = det::value_t<P::compensated, T>;
                 const auto ws = ws_for(m * sizeof(V));
                 pc::launch("staged_probe", staged_probe<P::compensated, R>, m, fx::staged_block_threads, s, r, at(k),
-                           static_cast<V*>(ws.values), d_out, ws.done, d_stamps, dump);
+                           static_cast<V*>(ws.values), d_out, ws.done, d_stamps);
             });
         CK(cudaFree(d_stamps));
-        CK(cudaFree(dump));
     }
 }
 
