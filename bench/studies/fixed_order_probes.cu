@@ -97,9 +97,7 @@ __global__ void __launch_bounds__(fx::staged_block_threads)
     __syncthreads();
     if (!last) return;
     // The library's fold of the last round (staged.cuh).
-    const V sum = gridDim.x <= fx::few_run * fx::staged_block_threads
-                      ? fx::fold_few_from_l2<Q, A, fx::staged_block_threads>(v, gridDim.x)
-                      : fx::fold_run_in_shared<Q, A, fx::staged_block_threads>(reinterpret_cast<V*>(raw), v, gridDim.x);
+    const V sum = fx::fold_last_round<Q, A, fx::staged_block_threads>(reinterpret_cast<V*>(raw), v, gridDim.x);
     if (threadIdx.x == 0) {
         pc::store_whole(d_result, r.finish(det::result<Q, A>(sum)));
         sink(sum);

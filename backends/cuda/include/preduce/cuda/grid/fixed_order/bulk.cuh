@@ -182,11 +182,7 @@ __global__ void __launch_bounds__(block_threads)
     if (start >= end) return;
     const V value = tree_in_shared<P, A, block_threads, G>(fold_space, end - start);
     hand_on<P>(r, value, v + blockIdx.x, shares, counters,
-               [&] {
-                   if (shares <= few_run * block_threads) return fold_few_from_l2<P, A, block_threads>(v, shares);
-                   return fold_run_in_shared<P, A>(fold_space, v, shares);
-               },
-               d_result);
+               [&] { return fold_last_round<P, A, block_threads>(fold_space, v, shares); }, d_result);
 #else
     __trap();  // launched only where bulk_wave found a kernel compiled for sm_90 or later
 #endif

@@ -102,11 +102,7 @@ __global__ void __launch_bounds__(staged_block_threads)
     // hand_on, which warp 0, the stage's last reader, reaches after its adds. One block: its
     // value is the tree, finished here (no workspace: v and counters may be null).
     hand_on<P>(r, acc, v + b, gridDim.x, counters,
-               [&] {
-                   if (gridDim.x <= few_run * staged_block_threads)
-                       return fold_few_from_l2<P, A, staged_block_threads>(v, gridDim.x);
-                   return fold_run_in_shared<P, A, staged_block_threads>(reinterpret_cast<V*>(raw), v, gridDim.x);
-               },
+               [&] { return fold_last_round<P, A, staged_block_threads>(reinterpret_cast<V*>(raw), v, gridDim.x); },
                d_result);
 }
 

@@ -249,6 +249,17 @@ __device__ __forceinline__ det::value_t<P, A> fold_few_from_l2(const det::value_
     return acc;
 }
 
+// The tree of the count <= fold_group values p[0, count) (p 16-byte aligned) that other CTAs
+// of this launch stored, by a CTA of Threads threads: fold_few_from_l2 where they are few
+// enough, else fold_run_in_shared through s. The last round of the kernels whose last CTA
+// folds one value a CTA or a block (the staged kernel, the bulk pass).
+template <precision P, class A, int Threads>
+__device__ __forceinline__ det::value_t<P, A> fold_last_round(det::value_t<P, A>* s, const det::value_t<P, A>* p,
+                                                             std::size_t count) {
+    if (count <= few_run * Threads) return fold_few_from_l2<P, A, Threads>(p, count);
+    return fold_run_in_shared<P, A, Threads>(s, p, count);
+}
+
 // The last round of an in-launch tree, after a CTA folded one of the `nodes` nodes of one
 // level of the block tree (aligned subtrees, whose own tree is the rest of the block tree)
 // into value (thread 0's); slot is that node's place among the nodes' values. A single node is the whole tree: its finish(result(value))
