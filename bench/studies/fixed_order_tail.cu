@@ -34,8 +34,9 @@
 // From the repository root, after a GPU build (for build-gpu/include/preduce/config.hpp):
 //   nvcc -O3 -std=c++20 -arch=sm_90 --expt-relaxed-constexpr -Iinclude -Ibuild-gpu/include \
 //     -Ibackends/cuda/include bench/studies/fixed_order_tail.cu src/runtime/residence.cpp \
-//     backends/cuda/src/info.cpp -ldl -o fixed_order_tail && ./fixed_order_tail [REPS [odd]]
-// (odd: sizes off the powers of two instead, whose bits are the point). fixed_order_probes.cu
+//     backends/cuda/src/info.cpp -ldl -o fixed_order_tail && ./fixed_order_tail [REPS [odd|wide]]
+// (odd: sizes off the powers of two instead, whose bits are the point; wide: floats whose
+// compensated lanes do not sum exactly, main() below). fixed_order_probes.cu
 // beside it looks inside the kernels.
 #include <cuda_runtime_api.h>
 
@@ -84,16 +85,18 @@ __device__ __forceinline__ void short_tail(const R& r, det::value_t<Q, typename 
     if (threadIdx.x == 0) pc::store_whole(d_result, r.finish(det::result<Q, A>(s[0])));
 }
 
-// fixed_blocks_bulk (grid/fixed_order/bulk.cuh), copied so that its ending can be cut short (E).
-template <P Q, class R, ending E>
+// fixed_blocks_bulk (grid/fixed_order/bulk.cuh), copied so that its ending can be cut short (E),
+// with chunks of Rows rows, Depth of them in flight a warp (the library's: bulk_rows, bulk_depth).
+template <P Q, class R, ending E, int Depth = fx::bulk_depth, std::size_t Rows = fx::bulk_rows<R>>
 __global__ void __launch_bounds__(fx::block_threads)
     bulk_copy_of(R r, const typename R::value_type* src, std::size_t n,
                  det::value_t<Q, typename R::accumulator_type>* __restrict__ v,
                  typename R::result_type* __restrict__ d_result, unsigned* counters) {
     using A = typename R::accumulator_type;
     using V = det::value_t<Q, A>;
-    constexpr int depth = fx::bulk_depth;
-    constexpr std::size_t rows = fx::bulk_rows<R>, chunks = det::block / 32 / rows, stage_bytes = fx::bulk_stage_bytes<R>;
+    constexpr int depth = Depth;
+    constexpr std::size_t rows = Rows, chunks = det::block / 32 / rows, stage_bytes = rows * 32 * sizeof(typename R::value_type);
+    static_assert(chunks * rows * 32 == det::block);
     constexpr int U = rows < 16 ? static_cast<int>(rows) : 16;
     extern __shared__ __align__(128) unsigned char stages[];
     __shared__ unsigned long long bars[fx::warps_per_cta][depth];
@@ -113,9 +116,11 @@ __global__ void __launch_bounds__(fx::block_threads)
     const std::size_t total = mine < end_full ? (end_full - mine + fx::warps_per_cta - 1) / fx::warps_per_cta * chunks : 0;
     const auto block_of = [&](std::size_t j) { return mine + j / chunks * fx::warps_per_cta; };
     const auto fetch = [&](std::size_t j) {
-        if (lane == 0 && j < total)
-            fx::bulk_fetch<R>(ring + j % depth * stage_bytes, src, block_of(j) * det::block + j % chunks * rows * 32,
-                              bar + j % depth);
+        if (lane == 0 && j < total) {
+            pc::bulk::barrier_expect(bar + j % depth, static_cast<unsigned>(stage_bytes));
+            pc::bulk::copy(ring + j % depth * stage_bytes, src + block_of(j) * det::block + j % chunks * rows * 32,
+                           static_cast<unsigned>(stage_bytes), bar + j % depth);
+        }
     };
     for (std::size_t j = 0; j < depth; ++j) fetch(j);
     V acc = det::zero<Q, A>(R::identity());
@@ -147,25 +152,25 @@ __global__ void __launch_bounds__(fx::block_threads)
     short_tail<Q, R, E>(r, v, m, start, end, counters, d_result, fold_space);
 }
 
-template <P Q, class R, ending E>
+template <P Q, class R, ending E, int Depth = fx::bulk_depth, std::size_t Rows = fx::bulk_rows<R>>
 void launch_copy(const R& r, const typename R::value_type* x, std::size_t n, typename R::result_type* out,
                  cudaStream_t s) {
     using V = det::value_t<Q, typename R::accumulator_type>;
     const std::size_t m = det::block_count(n);
     const auto ws = pc::counted_workspace_for(m * sizeof(V), s, nullptr);
-    constexpr std::size_t shared = fx::bulk_shared_bytes<R>;
+    constexpr auto kernel = bulk_copy_of<Q, R, E, Depth, Rows>;
+    constexpr std::size_t shared = fx::warps_per_cta * Depth * Rows * 32 * sizeof(typename R::value_type);
     static const int ctas = [] {
-        CK(cudaFuncSetAttribute(bulk_copy_of<Q, R, E>, cudaFuncAttributeMaxDynamicSharedMemorySize,
-                                static_cast<int>(shared)));
+        CK(cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, static_cast<int>(shared)));
         int per = 0, sms = 0, device = 0;
         CK(cudaGetDevice(&device));
-        CK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per, bulk_copy_of<Q, R, E>, fx::block_threads, shared));
+        CK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per, kernel, fx::block_threads, shared));
         CK(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, device));
         return per * sms;
     }();
     const std::size_t share = fx::bulk_share(m, static_cast<std::size_t>(ctas));
     const unsigned grid = static_cast<unsigned>((m + share - 1) / share);  // as launch_blocks launches the bulk pass
-    pc::launch_shared("bulk_copy_of", bulk_copy_of<Q, R, E>, grid, fx::block_threads, shared, s, r, x, n,
+    pc::launch_shared("bulk_copy_of", kernel, grid, fx::block_threads, shared, s, r, x, n,
                       static_cast<V*>(ws.values), out, ws.done);
 }
 
@@ -460,6 +465,20 @@ void study(std::size_t n, int reps, const T* pool, std::size_t pool_n, T* d_out,
                         false, Q, {}});
         rows.push_back({p + "bulk count", [=](std::size_t k) { launch_copy<Q, R, ending::count>(r, at(k), n, d_out, s); },
                         false, Q, {}});
+        // The copy with other chunks: less of a warp's block in flight at once, so that the
+        // adds of its first chunks overlap the loads of its last (2^22: one block a warp).
+        rows.push_back({p + "bulk count r32d2",
+                        [=](std::size_t k) { launch_copy<Q, R, ending::count, 2, 32>(r, at(k), n, d_out, s); }, false,
+                        Q, {}});
+        rows.push_back({p + "bulk count r16d4",
+                        [=](std::size_t k) { launch_copy<Q, R, ending::count, 4, 16>(r, at(k), n, d_out, s); }, false,
+                        Q, {}});
+        rows.push_back({p + "bulk count r32d3",
+                        [=](std::size_t k) { launch_copy<Q, R, ending::count, 3, 32>(r, at(k), n, d_out, s); }, false,
+                        Q, {}});
+        rows.push_back({p + "bulk count r64d1",
+                        [=](std::size_t k) { launch_copy<Q, R, ending::count, 1, 64>(r, at(k), n, d_out, s); }, false,
+                        Q, {}});
         rows.push_back({p + "bulk count+load",
                         [=](std::size_t k) { launch_copy<Q, R, ending::count_load>(r, at(k), n, d_out, s); }, false, Q,
                         {}});
@@ -538,9 +557,19 @@ int main(int argc, char** argv) {
     const std::size_t pool_bytes = mem.pool_bytes;
     double* const d_out = mem.d_out;
     const cudaStream_t s = cudaStreamPerThread;
-    // With a second argument: sizes off the powers of two (short last blocks and groups), for the bits.
+    // With a second argument: "odd", sizes off the powers of two (short last blocks and
+    // groups), for the bits; "wide", the float pool with one value of 2^-100 every 4096 (so
+    // that every block's floats span more exponents than the compensated float lanes sum
+    // exactly: exact_sum.hpp; the staged kernel then adds them in the fixed order's chain).
+    const std::string mode = argc > 2 ? argv[2] : "";
+    if (mode == "wide") {
+        const std::size_t every = 4096, count = pool_bytes / sizeof(float) / every;
+        const std::vector<float> tiny(count, 0x1p-100f);
+        CK(cudaMemcpy2D(pool, every * sizeof(float), tiny.data(), sizeof(float), sizeof(float), count,
+                        cudaMemcpyHostToDevice));
+    }
     const std::vector<std::size_t> sizes =
-        argc > 2 ? std::vector<std::size_t>{(std::size_t{1} << 20) + 3 * 4096 + 5, 3 * (std::size_t{1} << 22) + 77,
+        mode == "odd" ? std::vector<std::size_t>{(std::size_t{1} << 20) + 3 * 4096 + 5, 3 * (std::size_t{1} << 22) + 77,
                                             5 * (std::size_t{1} << 23) + 1, (std::size_t{1} << 26) - 4097}
                  : std::vector<std::size_t>{std::size_t{1} << 20, std::size_t{1} << 22, std::size_t{1} << 24,
                                             std::size_t{1} << 26};
