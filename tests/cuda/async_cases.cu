@@ -442,53 +442,6 @@ TEMPLATE_TEST_CASE("precision::deterministic and compensated: the host reference
     }
 }
 
-// Compensated floats in the staged kernel: where a lane's 128 floats sum exactly
-// (preduce/detail/fixed_order/exact_sum.hpp) its warps add them in thirteen chains, else warp
-// 0 adds them in the fixed order's one chain. fixed_value's magnitudes are too far apart for
-// the first, so here: values whose exponents lie within [-4, 4) (their squares and products
-// too: every lane exact), with zeros; the same with one lane of every fifth block holding a
-// tiny value (its warp's lanes take the chain); and lanes holding the sets at the bound's
-// edge, whose exponents are 22 apart (exact) or 23 (not: the thirteen chains' bits differ
-// from the chain's there, exact_sum_cases.cpp).
-TEST_CASE("compensated floats: the staged kernel's exact quarter sums and its chain give the same bits", "[fixed]") {
-    constexpr auto P = preduce::precision::compensated;
-    const auto narrow = [](std::size_t i) {
-        if (mix(i + 5) % 13 == 0) return mix(i) % 2 ? 0.0f : -0.0f;
-        const float m = 1.0f + static_cast<float>(mix(i) % 8388608u) * 0x1p-23f;
-        return std::ldexp(mix(i + 11) % 2 ? -m : m, static_cast<int>(mix(i + 3) % 8) - 4);
-    };
-    for (int family = 0; family < 3; ++family)
-        for (std::size_t n : {std::size_t{600}, std::size_t{1500}, std::size_t{4095}, std::size_t{4096},
-                              std::size_t{100003}, std::size_t{1} << 20, (std::size_t{1} << 20) + 5}) {
-            INFO((family == 0 ? "exponents within 8" : family == 1 ? "one lane of every fifth block wide" : "edges")
-                 << ", n " << n);
-            std::vector<float> x(n), y(n);
-            for (std::size_t i = 0; i < n; ++i) {
-                x[i] = narrow(i);
-                y[i] = narrow(i + 1000003);
-            }
-            const auto at = [&](std::size_t b, std::size_t lane, std::size_t row) -> float* {
-                const std::size_t i = b * 4096 + lane + 32 * row;
-                return i < n ? &x[i] : nullptr;
-            };
-            for (std::size_t b = 0; b * 4096 < n; ++b) {
-                if (family == 1 && b % 5 == 0)
-                    if (float* v = at(b, b % 32, b % 128)) *v = 0x1p-30f;
-                if (family == 2)
-                    for (std::size_t row = 0; row < 128; ++row) {
-                        const int apart = b % 2 ? 23 : 22;  // the sets of exact_sum_cases.cpp's edge_set
-                        const float value = row < 120 ? std::nextafter(2.0f, 0.0f) : std::ldexp(1.0f + 0x1p-23f, -apart);
-                        if (float* v = at(b, (7 * b) % 32, row)) *v = value;
-                    }
-            }
-            const on_device<float> dx(x), dy(y);
-            fixed_case<P>(preduce::sum_reducer<float>{}, x.data(), dx.p, n, "sum");
-            fixed_case<P>(preduce::sumsq_reducer<float>{}, x.data(), dx.p, n, "sumsq");
-            fixed_case<P>(preduce::dot_reducer<float>{}, preduce::zip_source<float, float>{x.data(), y.data()},
-                          preduce::zip_source<float, float>{dx.p, dy.p}, n, "dot");
-        }
-}
-
 // The bulk pass needs its kernel opted into more shared memory than a launch gets by default,
 // and that opt-in belongs to a host stub: every .cu file that instantiates the kernel has its
 // own. Here this file's stub is opted in first, then the compiled library launches its own

@@ -29,8 +29,6 @@
 //  - Up to a group of blocks, fixed_blocks_staged gives each block a CTA whose four warps
 //    load a quarter of it each, all at once, into registers, while warp 0 adds the quarters
 //    as they arrive (the same adds), then the tree's one round (its blocks are one group).
-//    For compensated floats whose lanes sum exactly (fixed_order/exact_sum.hpp) warps 1-3
-//    add their own quarters and warp 0 adds their sums: the chain's bits, a quarter of it.
 //    A single block (n <= 4096) is one CTA of as many warps as its values fill, which writes
 //    the result itself: no workspace, no tree, no wave to look up.
 //

@@ -10,7 +10,6 @@
 #include "preduce/cuda/block/named_barrier.cuh"
 #include "preduce/cuda/grid/fixed_order/tree.cuh"
 #include "preduce/cuda/grid/kernels.cuh"
-#include "preduce/detail/fixed_order/exact_sum.hpp"
 #include "preduce/detail/fixed_order/order.hpp"
 #include "preduce/precision.hpp"
 #include "preduce/source.hpp"
@@ -49,17 +48,7 @@ __global__ void __launch_bounds__(staged_block_threads)
                         typename R::result_type* __restrict__ d_result, unsigned* counters) {
     using A = typename R::accumulator_type;
     using V = det::value_t<P, A>;
-    using W = det::wide_t<P, A>;
     constexpr unsigned rows = staged_quarter / 32;
-    // Compensated floats: warps 1-3 also add their rows in four chains each, and every warp
-    // notes its rows' span (exact_sum.hpp); the quarters' sums and spans go to warp 0 beside
-    // the rows. Where every lane's 128 floats sum exactly, warp 0's own 32 adds and the three
-    // quarters' sums give the chain's bits, and warp 0 adds those three where it would have
-    // added 96 rows one after the other; else it adds the rows.
-    constexpr bool quarter_sums = P == precision::compensated && !std::is_same_v<W, A>;
-    constexpr unsigned others = quarter_sums ? staged_warps - 1 : 1, slots = quarter_sums ? 32 : 1;
-    __shared__ W quarter_sum[others][slots];
-    __shared__ det::float_span quarter_span[others][slots];
     constexpr std::size_t stage_values = (staged_warps - 1) * std::size_t{staged_quarter};  // warps 1-3's rows
     constexpr std::size_t stage_bytes = std::max(stage_values * sizeof(A), fold_group<V> * sizeof(V));
     __shared__ alignas(16) unsigned char raw[stage_bytes];  // the staged rows, then the tree
@@ -76,24 +65,10 @@ __global__ void __launch_bounds__(staged_block_threads)
         A x[rows];
 #pragma unroll
         for (unsigned u = 0; u < rows; ++u) x[u] = in(mine + 32 * u) ? r.lift(row[32 * u], first + mine + 32 * u) : A{};
-        [[maybe_unused]] det::float_span span{};
-        if constexpr (quarter_sums) {
-#pragma unroll
-            for (unsigned u = 0; u < rows; ++u)
-                if (in(mine + 32 * u)) det::widen(span, x[u]);
-        }
         if (warp != 0) {
 #pragma unroll
             for (unsigned u = 0; u < rows; ++u)
                 if (in(mine + 32 * u)) stage[mine - staged_quarter + 32 * u] = x[u];
-            if constexpr (quarter_sums) {
-                W chain[4] = {W(R::identity()), W(R::identity()), W(R::identity()), W(R::identity())};
-#pragma unroll
-                for (unsigned u = 0; u < rows; ++u)
-                    if (in(mine + 32 * u)) chain[u % 4] = det::plus(chain[u % 4], W(x[u]));
-                quarter_sum[warp - 1][lane] = det::plus(det::plus(chain[0], chain[1]), det::plus(chain[2], chain[3]));
-                quarter_span[warp - 1][lane] = span;
-            }
             named_arrive(warp, 64);  // this quarter is in shared memory, for warp 0
             return;
         }
@@ -101,25 +76,9 @@ __global__ void __launch_bounds__(staged_block_threads)
         for (unsigned u = 0; u < rows; ++u)
             if (in(lane + 32 * u)) det::add<P, A>(acc, x[u]);
         const unsigned warps = blockDim.x / 32;
-        if constexpr (quarter_sums) {
-            W sum = acc.s;
-#pragma unroll 1
-            for (unsigned w = 1; w < warps; ++w) {
-                named_sync(w, 64);
-                span = det::joined(span, quarter_span[w - 1][lane]);
-                sum = det::plus(sum, quarter_sum[w - 1][lane]);
-            }
-            // Each quarter's chains start from the identity: only a zero, of either sign,
-            // may start several.
-            if (__all_sync(0xffffffffu, R::identity() == A(0) && det::sums_exactly<7>(span))) {
-                acc.s = sum;
-                acc = lane_tree<P, A>(acc);
-                return;
-            }
-        }
 #pragma unroll 1
         for (unsigned w = 1; w < warps; ++w) {
-            if (!quarter_sums) named_sync(w, 64);  // else waited for above
+            named_sync(w, 64);
             const unsigned at = (w - 1) * staged_quarter + lane;
 #pragma unroll
             for (unsigned u = 0; u < rows; ++u)
