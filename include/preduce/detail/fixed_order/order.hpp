@@ -155,9 +155,8 @@ PREDUCE_HD inline pair_sum<A> two_sum(A a, A b) noexcept {
 
 // The rounding error of s = fl(a + b), the e of two_sum(a, b), by Fast2Sum from whichever
 // of a and b is larger in magnitude (exact then: Dekker). The error is one number, so both
-// give it, but this way its last three adds wait on s alone, where two_sum's error is five
-// adds deep: the merges of a tree run one after another, and each waits on the last one's
-// error. Both candidates are computed and one is kept, so no branch. Only the sign of a zero
+// give it, but this way it is two adds after s, where two_sum's is four: the merges of a
+// tree run one after another, and each waits on the last one's error. Both candidates are computed and one is kept, so no branch. Only the sign of a zero
 // error may differ from two_sum's, which no sum shows: an error term only counts where the
 // sum of the errors is nonzero (result below). Where s is not finite neither error is used.
 template <class A>
