@@ -27,7 +27,6 @@
 //  - no reassociation: -ffast-math is refused below.
 //  - no flushing of denormals: never enabled by preduce (-ffast-math or nvcc
 //    --use_fast_math would).
-#include <cmath>
 #include <cstddef>
 #include <cstdint>
 #include <string>
@@ -153,18 +152,6 @@ PREDUCE_HD inline pair_sum<A> two_sum(A a, A b) noexcept {
     return {s, e};
 }
 
-// The rounding error of s = fl(a + b), the e of two_sum(a, b), by Fast2Sum from whichever
-// of a and b is larger in magnitude (exact then: Dekker). The error is one number, so both
-// give it, but this way it is two adds after s, where two_sum's is four: the merges of a
-// tree run one after another, and each waits on the last one's error. Both candidates are computed and one is kept, so no branch. Only the sign of a zero
-// error may differ from two_sum's, which no sum shows: an error term only counts where the
-// sum of the errors is nonzero (result below). Where s is not finite neither error is used.
-template <class A>
-PREDUCE_HD inline A sum_error(A a, A b, A s) noexcept {
-    const A from_a = minus(b, minus(s, a)), from_b = minus(a, minus(s, b));
-    return std::fabs(a) >= std::fabs(b) ? from_a : from_b;
-}
-
 // What a compensated lane holds. Float data: a double, to which each element is added
 // exactly converted (one rounding in double per element, at most 128 per lane and block, so
 // the error inside a block is below 2^-46 sum|x| of the block whatever n is); blocks and lanes
@@ -203,8 +190,8 @@ template <precision P, class A>
 PREDUCE_HD inline value_t<P, A> merge(const value_t<P, A>& a, const value_t<P, A>& b) noexcept {
     using W = wide_t<P, A>;
     if constexpr (P == precision::compensated) {
-        const W s = plus(a.s, b.s);
-        return {s, plus(plus(a.c, b.c), sum_error(a.s, b.s, s))};
+        const pair_sum<W> t = two_sum(a.s, b.s);
+        return {t.s, plus(plus(a.c, b.c), t.c)};
     } else {
         return plus(a, b);
     }
