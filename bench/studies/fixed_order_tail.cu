@@ -465,20 +465,21 @@ void study(std::size_t n, int reps, const T* pool, std::size_t pool_n, T* d_out,
                         false, Q, {}});
         rows.push_back({p + "bulk count", [=](std::size_t k) { launch_copy<Q, R, ending::count>(r, at(k), n, d_out, s); },
                         false, Q, {}});
-        // The copy with other chunks: less of a warp's block in flight at once, so that the
-        // adds of its first chunks overlap the loads of its last (2^22: one block a warp).
-        rows.push_back({p + "bulk count r32d2",
-                        [=](std::size_t k) { launch_copy<Q, R, ending::count, 2, 32>(r, at(k), n, d_out, s); }, false,
-                        Q, {}});
-        rows.push_back({p + "bulk count r16d4",
-                        [=](std::size_t k) { launch_copy<Q, R, ending::count, 4, 16>(r, at(k), n, d_out, s); }, false,
-                        Q, {}});
-        rows.push_back({p + "bulk count r32d3",
-                        [=](std::size_t k) { launch_copy<Q, R, ending::count, 3, 32>(r, at(k), n, d_out, s); }, false,
-                        Q, {}});
-        rows.push_back({p + "bulk count r64d1",
-                        [=](std::size_t k) { launch_copy<Q, R, ending::count, 1, 64>(r, at(k), n, d_out, s); }, false,
-                        Q, {}});
+        // The copy with other chunks (Rows rows, Depth of them in flight a warp): less of a
+        // warp's block in flight at once, so that the adds of its first chunks overlap the
+        // loads of its last (2^22: one block a warp).
+        const auto chunks_of = [&](auto depth, auto rows_of_chunk) {
+            constexpr int Depth = decltype(depth)::value;
+            constexpr std::size_t Rows = decltype(rows_of_chunk)::value;
+            rows.push_back({p + "bulk count r" + std::to_string(Rows) + "d" + std::to_string(Depth),
+                            [=](std::size_t k) { launch_copy<Q, R, ending::count, Depth, Rows>(r, at(k), n, d_out, s); },
+                            false, Q, {}});
+        };
+        using chunk_rows = std::size_t;
+        chunks_of(std::integral_constant<int, 2>{}, std::integral_constant<chunk_rows, 32>{});
+        chunks_of(std::integral_constant<int, 4>{}, std::integral_constant<chunk_rows, 16>{});
+        chunks_of(std::integral_constant<int, 3>{}, std::integral_constant<chunk_rows, 32>{});
+        chunks_of(std::integral_constant<int, 1>{}, std::integral_constant<chunk_rows, 64>{});
         rows.push_back({p + "bulk count+load",
                         [=](std::size_t k) { launch_copy<Q, R, ending::count_load>(r, at(k), n, d_out, s); }, false, Q,
                         {}});
