@@ -148,7 +148,7 @@ void probe_phases(int reps, const T* pool, std::size_t pool_n, T* d_out, cudaStr
     using R = preduce::sum_reducer<T>;
     const R r{};
     for (const std::size_t n : {std::size_t{1} << 20, std::size_t{1} << 22}) {
-        const auto at = [=](std::size_t k) { return pool + (k * (n + 4096 * 3)) % (pool_n - n - 4096) / 16 * 16; };
+        const auto at = [=](std::size_t k) { return window(pool, pool_n, n, k); };
         const unsigned m = static_cast<unsigned>(det::block_count(n));
         constexpr int B = preduce::cuda::tuning::block_threads;
         const unsigned fast_grid = static_cast<unsigned>(pc::grid_for<B, R>(n));
@@ -190,20 +190,15 @@ void probe_phases(int reps, const T* pool, std::size_t pool_n, T* d_out, cudaStr
                     }
                 }
             }
-            const auto mid = [](std::vector<double> x) {
-                if (x.empty()) return -1.0;
-                std::sort(x.begin(), x.end());
-                return x[x.size() / 2];
-            };
             std::printf("%s %s 2^%.0f, %u CTAs: host %.2f us; entry spread %.0f ns\n", what,
-                        sizeof(T) == 4 ? "float" : "double", std::log2(static_cast<double>(n)), grid, mid(host),
-                        mid(spread));
+                        sizeof(T) == 4 ? "float" : "double", std::log2(static_cast<double>(n)), grid, median(host),
+                        median(spread));
             const char* names[K] = {"own rows / thread fold", "all rows", "lane / block tree", "counted",
                                     "last CTA folded", "", "warp 1 staged", "entry->counted ns", "release fence", ""};
             for (int k = 0; k < K; ++k)
                 if (k != 5 && !med[k].empty())
-                    std::printf("    %-24s median %8.0f  max %8.0f  last CTA %8.0f\n", names[k], mid(med[k]), mid(mx[k]),
-                                mid(lastv[k]));
+                    std::printf("    %-24s median %8.0f  max %8.0f  last CTA %8.0f\n", names[k], median(med[k]),
+                                median(mx[k]), median(lastv[k]));
         };
         const auto ws_for = [&](std::size_t bytes) { return pc::counted_workspace_for(bytes, s, nullptr); };
         report("fast   ", fast_grid, [&](std::size_t k) {
@@ -353,7 +348,7 @@ void switch_study(std::size_t n, int reps, const T* pool, std::size_t pool_n, T*
                   const char* label) {
     using R = preduce::sum_reducer<T>;
     const R r{};
-    const auto at = [=](std::size_t k) { return pool + (k * (n + 4096 * 3)) % (pool_n - n - 4096) / 16 * 16; };
+    const auto at = [=](std::size_t k) { return window(pool, pool_n, n, k); };
     const std::function<void(std::size_t)> call[3] = {
         [=](std::size_t k) { pc::enqueue_reduce(r, at(k), n, d_out, s); },
         [=](std::size_t k) { fx::enqueue_reduce<P::deterministic>(r, at(k), n, d_out, s); },
@@ -363,10 +358,6 @@ void switch_study(std::size_t n, int reps, const T* pool, std::size_t pool_n, T*
         call[i](k);
         CK(cudaStreamSynchronize(s));
         return std::chrono::duration<double, std::micro>(std::chrono::steady_clock::now() - t0).count();
-    };
-    const auto median = [](std::vector<double> v) {
-        std::nth_element(v.begin(), v.begin() + static_cast<std::ptrdiff_t>(v.size() / 2), v.end());
-        return v[v.size() / 2];
     };
     std::size_t it = 1;
     double alone[3], mixed[3];

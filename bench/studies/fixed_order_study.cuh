@@ -55,6 +55,22 @@ inline study_memory float_pool() {
     return m;
 }
 
+// Window k of n elements of a pool of pool_n: windows rotate through the pool, so that no
+// call reads from L2 what the last one left there, and start 16-byte aligned (the bulk
+// copies need them).
+template <class T>
+const T* window(const T* pool, std::size_t pool_n, std::size_t n, std::size_t k) {
+    return pool + (k * (n + 4096 * 3)) % (pool_n - n - 4096) / 16 * 16;
+}
+
+// The median of v (the upper middle one of an even count; -1 where v is empty, as the
+// studies' tables print a phase no CTA stamped).
+inline double median(std::vector<double> v) {
+    if (v.empty()) return -1.0;
+    std::nth_element(v.begin(), v.begin() + static_cast<std::ptrdiff_t>(v.size() / 2), v.end());
+    return v[v.size() / 2];
+}
+
 // The library's staged kernel's adds of block blockIdx.x (a full block) in its four warps:
 // warps 1-3 put their rows in `stage` (as S: A, or the lane's wide type) and arrive, warp 0
 // adds its own rows and then theirs in order, then the lane tree; warp 0's lane 0 returns
@@ -87,7 +103,7 @@ __device__ __forceinline__ det::value_t<Q, typename R::accumulator_type> staged_
     for (unsigned u = 0; u < rows; ++u) det::add<Q, A>(acc, x[u]);
     mark(0, acc);
 #pragma unroll 1
-    for (unsigned w = 1; w < 4; ++w) {
+    for (unsigned w = 1; w < fx::staged_warps; ++w) {
         pc::named_sync(w, 64);
         S y[rows];
 #pragma unroll

@@ -337,8 +337,7 @@ template <class T>
 void study(std::size_t n, int reps, const T* pool, std::size_t pool_n, T* d_out, cudaStream_t s) {
     using R = preduce::sum_reducer<T>;
     const R r{};
-    // Rotating 16-byte aligned windows (the bulk copies need them), so no call reads from L2.
-    const auto at = [=](std::size_t k) { return pool + (k * (n + 4096 * 3)) % (pool_n - n - 4096) / 16 * 16; };
+    const auto at = [=](std::size_t k) { return window(pool, pool_n, n, k); };
     std::vector<row> rows;
     rows.push_back({"fast", [=](std::size_t k) { pc::enqueue_reduce(r, at(k), n, d_out, s); }, false, P::fast, {}});
     rows.push_back({"fast pass", [=](std::size_t k) {
@@ -537,10 +536,6 @@ void study(std::size_t n, int reps, const T* pool, std::size_t pool_n, T* d_out,
             x.host.push_back(std::chrono::duration<double, std::micro>(std::chrono::steady_clock::now() - t0).count());
         }
     }
-    const auto median = [](std::vector<double> v) {
-        std::nth_element(v.begin(), v.begin() + static_cast<std::ptrdiff_t>(v.size() / 2), v.end());
-        return v[v.size() / 2];
-    };
     const double fast = median(rows[0].host);
     std::printf("%s sum, n = 2^%.2f (%zu blocks): %s\n", sizeof(T) == 4 ? "float" : "double",
                 std::log2(static_cast<double>(n)), det::block_count(n), wrong ? "BITS DIFFER" : "bits as the host's");
