@@ -15,7 +15,9 @@
 // compensated runs the same order on pairs (s, c): an element is added with TwoSum
 // (s' = s + x exactly split into s' and the rounding error e, c' = c + e) for double data,
 // and into a double lane for float data (wide_t below); two pairs merge as
-// (TwoSum(s1, s2), c1 + c2 + e); the result is s + c, rounded once.
+// (TwoSum(s1, s2), c1 + c2 + e); the result is s + c, rounded once. Where a compensated
+// float lane's values sum exactly in double (exact_sum.hpp), every grouping of its adds gives
+// the same bits, so a backend may add them in another (the GPU's staged kernel does).
 //
 // Every + here is one IEEE addition in the accumulator's precision, whatever flags the
 // code that instantiates this header was compiled with:
@@ -170,12 +172,13 @@ PREDUCE_HD inline value_t<P, A> zero(A identity) noexcept {
     else return identity;
 }
 
-// One element into a lane.
+// One element into a lane, in the lane's type (a float for a compensated float lane converts
+// to double on the way in, exactly; a kernel may convert it earlier, where it has the time).
 template <precision P, class A>
-PREDUCE_HD inline void add(value_t<P, A>& acc, A x) noexcept {
+PREDUCE_HD inline void add(value_t<P, A>& acc, wide_t<P, A> x) noexcept {
     using W = wide_t<P, A>;
     if constexpr (P == precision::compensated && !std::is_same_v<W, A>) {
-        acc.s = plus(acc.s, W(x));  // float -> double is exact
+        acc.s = plus(acc.s, x);
     } else if constexpr (P == precision::compensated) {
         const pair_sum<A> t = two_sum(acc.s, x);
         acc.s = t.s;
