@@ -56,8 +56,8 @@ struct quarter_note {
 // Compensated floats, full blocks: a lane's 128 chained double adds are most of the kernel's
 // time, and most data needs none of their order. Warps 1-3 also note each lane's sum of its
 // quarter and the quarter's span (quarter_note); warp 0 adds its own rows, joins the spans,
-// and where a lane's 128 values sum exactly (exact_sum.hpp) adds the three quarter sums, the
-// chain's value, else the staged rows one by one as before.
+// and where every lane's 128 values sum exactly (exact_sum.hpp) adds the three quarter sums,
+// the chain's value, else the staged rows one by one as before.
 template <precision P, class R>
 __global__ void __launch_bounds__(staged_block_threads)
     fixed_blocks_staged(R r, source_t<R> src, std::size_t n, det::value_t<P, typename R::accumulator_type>* __restrict__ v,
@@ -66,6 +66,8 @@ __global__ void __launch_bounds__(staged_block_threads)
     using V = det::value_t<P, A>;
     using W = det::wide_t<P, A>;  // what the lanes add
     constexpr bool noted = !std::is_same_v<W, A>;
+    constexpr int log2_lane_values = 7;
+    static_assert(det::block / det::lanes == 1u << log2_lane_values);
     constexpr unsigned rows = staged_quarter / 32;
     constexpr std::size_t stage_values = (staged_warps - 1) * std::size_t{staged_quarter};  // warps 1-3's rows
     constexpr std::size_t notes_at = stage_values * sizeof(W);
@@ -109,35 +111,37 @@ __global__ void __launch_bounds__(staged_block_threads)
         for (unsigned u = 0; u < rows; ++u)
             if (in(lane + 32 * u)) det::add<P, A>(acc, x[u]);
         const unsigned warps = blockDim.x / 32;
-        // The chain through the staged rows, warp w's after waiting for it unless waited.
-        const auto chain = [&](bool waited) {
-#pragma unroll 1
-            for (unsigned w = 1; w < warps; ++w) {
-                if (!waited) named_sync(w, 64);
-                const unsigned at = (w - 1) * staged_quarter + lane;
+        const auto chain_rows = [&](unsigned w) {  // warp w's staged rows, one by one
+            const unsigned at = (w - 1) * staged_quarter + lane;
 #pragma unroll
-                for (unsigned u = 0; u < rows; ++u)
-                    if (in(at + staged_quarter + 32 * u)) x[u] = stage[at + 32 * u];
+            for (unsigned u = 0; u < rows; ++u)
+                if (in(at + staged_quarter + 32 * u)) x[u] = stage[at + 32 * u];
 #pragma unroll
-                for (unsigned u = 0; u < rows; ++u)
-                    if (in(at + staged_quarter + 32 * u)) det::add<P, A>(acc, x[u]);
-            }
+            for (unsigned u = 0; u < rows; ++u)
+                if (in(at + staged_quarter + 32 * u)) det::add<P, A>(acc, x[u]);
         };
-        if constexpr (note) {  // a full block: four warps
-#pragma unroll
-            for (unsigned w = 1; w < staged_warps; ++w) {
-                named_sync(w, 64);
-                span = det::joined(span, notes[(w - 1) * 32 + lane].span);
+        // Whether every lane of the warp may still sum exactly, with the spans noted so far:
+        // the warp chains from the first quarter whose span says otherwise for one lane (it
+        // would wait for that lane's chain anyway), so data that fails early costs no wait.
+        bool exact = false;
+        if constexpr (note) exact = __all_sync(0xffffffffu, det::sums_exactly<log2_lane_values>(span));
+#pragma unroll 1
+        for (unsigned w = 1; w < warps; ++w) {
+            named_sync(w, 64);
+            if constexpr (note) {
+                if (exact) {
+                    span = det::joined(span, notes[(w - 1) * 32 + lane].span);
+                    exact = __all_sync(0xffffffffu, det::sums_exactly<log2_lane_values>(span));
+                    if (!exact)
+                        for (unsigned passed = 1; passed < w; ++passed) chain_rows(passed);
+                }
             }
-            static_assert(det::block / det::lanes == 128, "a lane's 2^7 values");
-            if (det::sums_exactly<7>(span)) {
+            if (!exact) chain_rows(w);
+        }
+        if constexpr (note) {
+            if (exact)
 #pragma unroll
                 for (unsigned w = 1; w < staged_warps; ++w) det::add<P, A>(acc, notes[(w - 1) * 32 + lane].sum);
-            } else {
-                chain(true);
-            }
-        } else {
-            chain(false);
         }
         acc = lane_tree<P, A>(acc);
     };
