@@ -556,7 +556,7 @@ int main(int argc, char** argv) {
     // With a second argument: "odd", sizes off the powers of two (short last blocks and
     // groups), for the bits; "wide", the float pool with one value of 2^-100 every 4096, so
     // that no block's compensated float lanes all sum exactly (bench/README.md, "exact
-    // lanes": the data for which branch exact-quarters' staged kernel takes the chain).
+    // lanes": the data for which an exact-lanes staged kernel takes the chain).
     const std::string mode = argc > 2 ? argv[2] : "";
     if (mode == "wide") {
         const std::size_t every = 4096, count = pool_bytes / sizeof(float) / every;

@@ -9,12 +9,10 @@
 #include <cuda_runtime_api.h>
 
 #include <algorithm>
-#include <array>
 #include <cmath>
 #include <cstdint>
 #include <cstdlib>
 #include <cstring>
-#include <limits>
 #include <type_traits>
 #include <vector>
 
@@ -27,7 +25,6 @@
 #include "preduce/ops.hpp"
 #include "preduce/reducers.hpp"
 #include "preduce/seq/reduce.hpp"
-#include "support/exact_lanes.hpp"
 
 namespace {
 // Sum of squares in double, the shape of reducer a user writes.
@@ -443,58 +440,6 @@ TEMPLATE_TEST_CASE("precision::deterministic and compensated: the host reference
         fixed_cases_of<preduce::precision::deterministic>(x, y, dx.p, dy.p, n);
         fixed_cases_of<preduce::precision::compensated>(x, y, dx.p, dy.p, n);
     }
-}
-
-// The staged kernel's compensated float lanes add their four quarters as sums where a lane's
-// 128 values sum exactly (preduce/detail/fixed_order/exact_sum.hpp), else in the chain. Its
-// block values (the kernel storing them, no tree), bit for bit against det::block_value, on
-// blocks whose lanes sum exactly, blocks one exponent past the bound (where the quarters'
-// sums round differently from the chain: support/exact_lanes.hpp), lanes of both kinds in
-// one warp, zeros of either sign, an infinity, and fixed_value's data, for sum and sumsq.
-TEST_CASE("the staged kernel's compensated float lanes: the chain's block values, exact or not", "[fixed]") {
-    namespace det = preduce::detail::det;
-    namespace fixed = preduce::cuda::detail::fixed;
-    constexpr auto P = preduce::precision::compensated;
-    using V = det::value_t<P, float>;
-    constexpr std::size_t blocks = 8, n = blocks * det::block;
-    std::vector<float> x(n);
-    const auto set_lane = [&](std::size_t b, std::size_t j, const std::array<float, 128>& lane) {
-        for (std::size_t k = 0; k < 128; ++k) x[b * det::block + j + 32 * k] = lane[k];
-    };
-    const auto exact = preduce_test::edge_lane(22), past = preduce_test::edge_lane(23);
-    for (std::size_t j = 0; j < 32; ++j) {
-        set_lane(0, j, exact);
-        set_lane(1, j, past);
-        set_lane(2, j, j % 2 == 0 ? exact : past);
-        set_lane(3, j, j == 5 ? past : exact);
-        std::array<float, 128> lane = exact;
-        if (j == 9) lane[3] = std::numeric_limits<float>::infinity();
-        set_lane(7, j, lane);
-    }
-    for (std::size_t i = 0; i < det::block; ++i) {
-        x[4 * det::block + i] = std::ldexp(static_cast<float>(static_cast<int>(mix(i) % 2001) - 1000), -3);  // exact
-        x[5 * det::block + i] = fixed_value<float>(i);
-        const bool lane_odd = i % 64 >= 32;  // every other lane all -0.0, the others both zeros
-        x[6 * det::block + i] = lane_odd || mix(i) % 2 == 0 ? -0.0f : 0.0f;
-    }
-    const on_device<float> dx(x);
-    V* d_values = nullptr;
-    REQUIRE(cudaMalloc(&d_values, blocks * sizeof(V)) == cudaSuccess);
-    const auto check = [&](const auto& r, const char* what) {
-        INFO(what);
-        REQUIRE(fixed::launch_staged<P>(r, static_cast<const float*>(dx.p), n, blocks, d_values,
-                                        static_cast<float*>(nullptr), nullptr, cudaStreamPerThread, false));
-        std::vector<V> got(blocks);
-        REQUIRE(cudaMemcpy(got.data(), d_values, blocks * sizeof(V), cudaMemcpyDeviceToHost) == cudaSuccess);
-        for (std::size_t b = 0; b < blocks; ++b) {
-            const V want = det::block_value<P>(r, x.data(), n, b);
-            INFO("block " << b << ": got " << got[b].s << " + " << got[b].c << ", want " << want.s << " + " << want.c);
-            CHECK(std::memcmp(&got[b], &want, sizeof(V)) == 0);
-        }
-    };
-    check(preduce::sum_reducer<float>{}, "sum");
-    check(preduce::sumsq_reducer<float>{}, "sumsq");
-    cudaFree(d_values);
 }
 
 // The bulk pass needs its kernel opted into more shared memory than a launch gets by default,

@@ -15,9 +15,7 @@
 // compensated runs the same order on pairs (s, c): an element is added with TwoSum
 // (s' = s + x exactly split into s' and the rounding error e, c' = c + e) for double data,
 // and into a double lane for float data (wide_t below); two pairs merge as
-// (TwoSum(s1, s2), c1 + c2 + e); the result is s + c, rounded once. Where a compensated
-// float lane's values sum exactly in double (exact_sum.hpp), every grouping of its adds gives
-// the same bits, so a backend may add them in another (the GPU's staged kernel does).
+// (TwoSum(s1, s2), c1 + c2 + e); the result is s + c, rounded once.
 //
 // Every + here is one IEEE addition in the accumulator's precision, whatever flags the
 // code that instantiates this header was compiled with:

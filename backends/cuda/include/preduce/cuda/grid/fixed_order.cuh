@@ -28,9 +28,7 @@
 //    and fold them themselves, so its in-launch tree is one round over the shares' values.
 //  - Up to a group of blocks, fixed_blocks_staged gives each block a CTA whose four warps
 //    load a quarter of it each, all at once, into registers, while warp 0 adds the quarters
-//    as they arrive (the same adds; a compensated float lane whose values sum exactly adds
-//    the quarters' sums instead, the same bits), then the tree's one round (its blocks are
-//    one group).
+//    as they arrive (the same adds), then the tree's one round (its blocks are one group).
 //    A single block (n <= 4096) is one CTA of as many warps as its values fill, which writes
 //    the result itself: no workspace, no tree, no wave to look up.
 //

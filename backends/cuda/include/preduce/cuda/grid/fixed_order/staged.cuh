@@ -10,7 +10,6 @@
 #include "preduce/cuda/block/named_barrier.cuh"
 #include "preduce/cuda/grid/fixed_order/tree.cuh"
 #include "preduce/cuda/grid/kernels.cuh"
-#include "preduce/detail/fixed_order/exact_sum.hpp"
 #include "preduce/detail/fixed_order/order.hpp"
 #include "preduce/precision.hpp"
 #include "preduce/source.hpp"
@@ -34,30 +33,17 @@ constexpr unsigned staged_threads(std::size_t count) {
     return static_cast<unsigned>(32 * warps);
 }
 
-// What a warp of fixed_blocks_staged notes for warp 0 beside its quarter's rows, where the
-// compensated float lanes may sum exactly: each lane's sum of its 32 values (in any grouping:
-// used only where exact) and their span.
-struct quarter_note {
-    double sum;
-    det::float_span span;
-};
-
 // The whole reduction of src[0, n) into *d_result in one launch, a CTA per block: m CTAs
 // (m blocks, at most fold_group<V> of them: one group of the tree), then the tree in one
 // round (hand_on, counters 0 at launch). Warp w loads the rows [32w, 32w + 32) of the
 // lanes' order (lane j adds value j + 32k for k = 0, 1, ...), 32 values a lane held in
-// registers, converted to the lane's type (wide_t: the compensated float lanes' doubles,
-// so that each warp converts its own quarter); warps 1-3 put theirs in shared memory and
-// arrive at a named barrier that only they and warp 0 wait on, and warp 0 adds its own rows
-// and then theirs, in order. The adds of fixed_blocks in the same order, so the same bits,
-// with the whole block in flight at once. A single block (one CTA) may run with fewer warps
-// (staged_threads): the quarters past the last warp's hold no value, so leaving them out
-// leaves out no add.
-// Compensated floats, full blocks: a lane's 128 chained double adds are most of the kernel's
-// time, and most data needs none of their order. Warps 1-3 also note each lane's sum of its
-// quarter and the quarter's span (quarter_note); warp 0 adds its own rows, joins the spans,
-// and where every lane's 128 values sum exactly (exact_sum.hpp) adds the three quarter sums,
-// the chain's value, else the staged rows one by one as before.
+// registers, converted to the lanes' type (wide_t: a compensated float lane's double, so
+// each warp converts its own quarter, where warp 0 would convert every one, four per clock
+// an SM sub-partition); warps 1-3 put theirs in shared memory and arrive at a named barrier
+// that only they and warp 0 wait on, and warp 0 adds its own rows and then theirs, in
+// order. The adds of fixed_blocks in the same order, so the same bits, with the whole block
+// in flight at once. A single block (one CTA) may run with fewer warps (staged_threads):
+// the quarters past the last warp's hold no value, so leaving them out leaves out no add.
 template <precision P, class R>
 __global__ void __launch_bounds__(staged_block_threads)
     fixed_blocks_staged(R r, source_t<R> src, std::size_t n, det::value_t<P, typename R::accumulator_type>* __restrict__ v,
@@ -65,42 +51,24 @@ __global__ void __launch_bounds__(staged_block_threads)
     using A = typename R::accumulator_type;
     using V = det::value_t<P, A>;
     using W = det::wide_t<P, A>;  // what the lanes add
-    constexpr bool noted = !std::is_same_v<W, A>;
-    constexpr int log2_lane_values = 7;
-    static_assert(det::block / det::lanes == 1u << log2_lane_values);
     constexpr unsigned rows = staged_quarter / 32;
     constexpr std::size_t stage_values = (staged_warps - 1) * std::size_t{staged_quarter};  // warps 1-3's rows
-    constexpr std::size_t notes_at = stage_values * sizeof(W);
-    constexpr std::size_t notes_bytes = noted ? (staged_warps - 1) * 32 * sizeof(quarter_note) : 0;
-    constexpr std::size_t stage_bytes = std::max(notes_at + notes_bytes, fold_group<V> * sizeof(V));
-    __shared__ alignas(16) unsigned char raw[stage_bytes];  // the staged rows (and notes), then the tree
+    constexpr std::size_t stage_bytes = std::max(stage_values * sizeof(W), fold_group<V> * sizeof(V));
+    __shared__ alignas(16) unsigned char raw[stage_bytes];  // the staged rows, then the tree
     W* stage = reinterpret_cast<W*>(raw);                   // warp w's rows from (w - 1) * staged_quarter
-    quarter_note* notes = reinterpret_cast<quarter_note*>(raw + notes_at);  // warp w's from (w - 1) * 32
     const unsigned warp = threadIdx.x / 32, lane = threadIdx.x % 32;
     const std::size_t b = blockIdx.x, first = b * det::block;
     const std::size_t count = n - first < det::block ? n - first : det::block;
     V acc = det::zero<P, A>(R::identity());
     // Full: the block holds det::block values, none to skip.
     const auto block_adds = [&](auto full) {
-        constexpr bool note = noted && decltype(full)::value;
         const auto in = [&](unsigned i) { return decltype(full)::value || i < count; };
         const unsigned mine = warp * staged_quarter + lane;  // this lane's first value of the block
         const auto row = src + (first + mine);               // one address, constant offsets from it
         W x[rows];
-        [[maybe_unused]] det::float_span span;
 #pragma unroll
-        for (unsigned u = 0; u < rows; ++u) {
-            const A y = in(mine + 32 * u) ? r.lift(row[32 * u], first + mine + 32 * u) : A{};
-            if constexpr (note) det::widen(span, y);
-            x[u] = W(y);
-        }
+        for (unsigned u = 0; u < rows; ++u) x[u] = in(mine + 32 * u) ? W(r.lift(row[32 * u], first + mine + 32 * u)) : W{};
         if (warp != 0) {
-            if constexpr (note) {
-                W part[4] = {x[0], x[1], x[2], x[3]};  // four short chains: the sum matters only where exact
-#pragma unroll
-                for (unsigned u = 4; u < rows; ++u) part[u % 4] = det::plus(part[u % 4], x[u]);
-                notes[(warp - 1) * 32 + lane] = {det::plus(det::plus(part[0], part[1]), det::plus(part[2], part[3])), span};
-            }
 #pragma unroll
             for (unsigned u = 0; u < rows; ++u)
                 if (in(mine + 32 * u)) stage[mine - staged_quarter + 32 * u] = x[u];
@@ -111,7 +79,9 @@ __global__ void __launch_bounds__(staged_block_threads)
         for (unsigned u = 0; u < rows; ++u)
             if (in(lane + 32 * u)) det::add<P, A>(acc, x[u]);
         const unsigned warps = blockDim.x / 32;
-        const auto chain_rows = [&](unsigned w) {  // warp w's staged rows, one by one
+#pragma unroll 1
+        for (unsigned w = 1; w < warps; ++w) {
+            named_sync(w, 64);
             const unsigned at = (w - 1) * staged_quarter + lane;
 #pragma unroll
             for (unsigned u = 0; u < rows; ++u)
@@ -119,29 +89,6 @@ __global__ void __launch_bounds__(staged_block_threads)
 #pragma unroll
             for (unsigned u = 0; u < rows; ++u)
                 if (in(at + staged_quarter + 32 * u)) det::add<P, A>(acc, x[u]);
-        };
-        // Whether every lane of the warp may still sum exactly, with the spans noted so far:
-        // the warp chains from the first quarter whose span says otherwise for one lane (it
-        // would wait for that lane's chain anyway), so data that fails early costs no wait.
-        bool exact = false;
-        if constexpr (note) exact = __all_sync(0xffffffffu, det::sums_exactly<log2_lane_values>(span));
-#pragma unroll 1
-        for (unsigned w = 1; w < warps; ++w) {
-            named_sync(w, 64);
-            if constexpr (note) {
-                if (exact) {
-                    span = det::joined(span, notes[(w - 1) * 32 + lane].span);
-                    exact = __all_sync(0xffffffffu, det::sums_exactly<log2_lane_values>(span));
-                    if (!exact)
-                        for (unsigned passed = 1; passed < w; ++passed) chain_rows(passed);
-                }
-            }
-            if (!exact) chain_rows(w);
-        }
-        if constexpr (note) {
-            if (exact)
-#pragma unroll
-                for (unsigned w = 1; w < staged_warps; ++w) det::add<P, A>(acc, notes[(w - 1) * 32 + lane].sum);
         }
         acc = lane_tree<P, A>(acc);
     };
