@@ -474,11 +474,10 @@ void study(std::size_t n, int reps, const T* pool, std::size_t pool_n, T* d_out,
                             [=](std::size_t k) { launch_copy<Q, R, ending::count, Depth, Rows>(r, at(k), n, d_out, s); },
                             false, Q, {}});
         };
-        using chunk_rows = std::size_t;
-        chunks_of(std::integral_constant<int, 2>{}, std::integral_constant<chunk_rows, 32>{});
-        chunks_of(std::integral_constant<int, 4>{}, std::integral_constant<chunk_rows, 16>{});
-        chunks_of(std::integral_constant<int, 3>{}, std::integral_constant<chunk_rows, 32>{});
-        chunks_of(std::integral_constant<int, 1>{}, std::integral_constant<chunk_rows, 64>{});
+        chunks_of(std::integral_constant<int, 2>{}, std::integral_constant<std::size_t, 32>{});
+        chunks_of(std::integral_constant<int, 4>{}, std::integral_constant<std::size_t, 16>{});
+        chunks_of(std::integral_constant<int, 3>{}, std::integral_constant<std::size_t, 32>{});
+        chunks_of(std::integral_constant<int, 1>{}, std::integral_constant<std::size_t, 64>{});
         rows.push_back({p + "bulk count+load",
                         [=](std::size_t k) { launch_copy<Q, R, ending::count_load>(r, at(k), n, d_out, s); }, false, Q,
                         {}});
