@@ -109,10 +109,7 @@ __device__ __forceinline__ det::value_t<Q, typename R::accumulator_type> staged_
 #pragma unroll
         for (unsigned u = 0; u < rows; ++u) y[u] = stage[(w - 1) * quarter + lane + 32 * u];
 #pragma unroll
-        for (unsigned u = 0; u < rows; ++u) {
-            if constexpr (std::is_same_v<S, A>) det::add<Q, A>(acc, y[u]);
-            else acc.s = det::plus(acc.s, y[u]);  // det::add of the float, whose conversion is y[u]
-        }
+        for (unsigned u = 0; u < rows; ++u) det::add<Q, A>(acc, y[u]);  // S: A, or the lanes' wide_t
     }
     mark(1, acc);
     acc = fx::lane_tree<Q, A>(acc);

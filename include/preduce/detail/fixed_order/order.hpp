@@ -170,12 +170,13 @@ PREDUCE_HD inline value_t<P, A> zero(A identity) noexcept {
     else return identity;
 }
 
-// One element into a lane.
+// One element into a lane, in the lane's type (a float for a compensated float lane converts
+// to double on the way in, exactly; a kernel may convert it earlier, where it has the time).
 template <precision P, class A>
-PREDUCE_HD inline void add(value_t<P, A>& acc, A x) noexcept {
+PREDUCE_HD inline void add(value_t<P, A>& acc, wide_t<P, A> x) noexcept {
     using W = wide_t<P, A>;
     if constexpr (P == precision::compensated && !std::is_same_v<W, A>) {
-        acc.s = plus(acc.s, W(x));  // float -> double is exact
+        acc.s = plus(acc.s, x);
     } else if constexpr (P == precision::compensated) {
         const pair_sum<A> t = two_sum(acc.s, x);
         acc.s = t.s;

@@ -37,22 +37,25 @@ constexpr unsigned staged_threads(std::size_t count) {
 // (m blocks, at most fold_group<V> of them: one group of the tree), then the tree in one
 // round (hand_on, counters 0 at launch). Warp w loads the rows [32w, 32w + 32) of the
 // lanes' order (lane j adds value j + 32k for k = 0, 1, ...), 32 values a lane held in
-// registers; warps 1-3 put theirs in shared memory and arrive at a named barrier that only
-// they and warp 0 wait on, and warp 0 adds its own rows and then theirs, in order. The adds
-// of fixed_blocks in the same order, so the same bits, with the whole block in flight at
-// once. A single block (one CTA) may run with fewer warps (staged_threads): the quarters
-// past the last warp's hold no value, so leaving them out leaves out no add.
+// registers, converted to the lanes' type (wide_t: a compensated float lane's double, so
+// each warp converts its own quarter, where warp 0 would convert every one, four per clock
+// an SM sub-partition); warps 1-3 put theirs in shared memory and arrive at a named barrier
+// that only they and warp 0 wait on, and warp 0 adds its own rows and then theirs, in
+// order. The adds of fixed_blocks in the same order, so the same bits, with the whole block
+// in flight at once. A single block (one CTA) may run with fewer warps (staged_threads):
+// the quarters past the last warp's hold no value, so leaving them out leaves out no add.
 template <precision P, class R>
 __global__ void __launch_bounds__(staged_block_threads)
     fixed_blocks_staged(R r, source_t<R> src, std::size_t n, det::value_t<P, typename R::accumulator_type>* __restrict__ v,
                         typename R::result_type* __restrict__ d_result, unsigned* counters) {
     using A = typename R::accumulator_type;
     using V = det::value_t<P, A>;
+    using W = det::wide_t<P, A>;  // what the lanes add
     constexpr unsigned rows = staged_quarter / 32;
     constexpr std::size_t stage_values = (staged_warps - 1) * std::size_t{staged_quarter};  // warps 1-3's rows
-    constexpr std::size_t stage_bytes = std::max(stage_values * sizeof(A), fold_group<V> * sizeof(V));
+    constexpr std::size_t stage_bytes = std::max(stage_values * sizeof(W), fold_group<V> * sizeof(V));
     __shared__ alignas(16) unsigned char raw[stage_bytes];  // the staged rows, then the tree
-    A* stage = reinterpret_cast<A*>(raw);                   // warp w's rows from (w - 1) * staged_quarter
+    W* stage = reinterpret_cast<W*>(raw);                   // warp w's rows from (w - 1) * staged_quarter
     const unsigned warp = threadIdx.x / 32, lane = threadIdx.x % 32;
     const std::size_t b = blockIdx.x, first = b * det::block;
     const std::size_t count = n - first < det::block ? n - first : det::block;
@@ -62,9 +65,9 @@ __global__ void __launch_bounds__(staged_block_threads)
         const auto in = [&](unsigned i) { return decltype(full)::value || i < count; };
         const unsigned mine = warp * staged_quarter + lane;  // this lane's first value of the block
         const auto row = src + (first + mine);               // one address, constant offsets from it
-        A x[rows];
+        W x[rows];
 #pragma unroll
-        for (unsigned u = 0; u < rows; ++u) x[u] = in(mine + 32 * u) ? r.lift(row[32 * u], first + mine + 32 * u) : A{};
+        for (unsigned u = 0; u < rows; ++u) x[u] = in(mine + 32 * u) ? W(r.lift(row[32 * u], first + mine + 32 * u)) : W{};
         if (warp != 0) {
 #pragma unroll
             for (unsigned u = 0; u < rows; ++u)
