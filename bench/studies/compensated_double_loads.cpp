@@ -1,0 +1,104 @@
+// Why the compensated double sum runs slower on host cores than the compensated double sumsq,
+// which does more work per element. One thread, 2^25 doubles (256 MiB, out of cache), the
+// block values of precision::compensated, each form timed in turn, median of 15 rounds:
+//   library sum     det::host_block_values for sum_reducer<double> (the AVX-512 or AVX2 clone)
+//   library sumsq   the same for sumsq_reducer<double>
+//   vectors         the sum's TwoSum loop written on GCC vectors of 8 doubles
+//   one load        the same, with an empty asm statement that makes each vector of x a
+//                   register value
+// In the library's sum loop GCC folds the load of x into the add s = a + x and loads x again
+// for x - (s - a): two 64-byte loads an element vector, where sumsq (x * x is in a register)
+// has one. "one load" keeps one. Every form checks its block values against the library's,
+// bit for bit (the arithmetic is the same TwoSum).
+// Build (GCC, x86-64 with AVX-512; from the repository root, after configuring build/):
+//   g++ -O3 -DNDEBUG -std=c++20 -fopenmp-simd -Iinclude -Ibuild/include -Ibackends/host_simd/include \
+//     bench/studies/compensated_double_loads.cpp -o compensated_double_loads
+#include <algorithm>
+#include <chrono>
+#include <cstdio>
+#include <cstring>
+#include <random>
+#include <vector>
+
+#include "preduce/host_simd/fixed_order_blocks.hpp"
+
+namespace {
+
+using preduce::precision;
+namespace det = preduce::detail::det;
+using value = det::value_t<precision::compensated, double>;
+constexpr std::size_t lanes = det::lanes;
+typedef double v8 __attribute__((vector_size(64)));
+
+// The block values of src's full blocks [0, m), TwoSum on vectors of 8 lanes.
+template <bool one_load>
+__attribute__((target("avx512f,avx512vl"), flatten)) void vector_blocks(const double* src, std::size_t m, value* out) {
+    for (std::size_t b = 0; b < m; ++b) {
+        double sum[lanes], err[lanes];
+        for (std::size_t j = 0; j < lanes; ++j) {
+            sum[j] = -0.0;  // the identity (zero<compensated, double>)
+            err[j] = 0.0;
+        }
+        for (std::size_t i = b * det::block; i < (b + 1) * det::block; i += lanes) {
+            preduce::detail::prefetch_ahead(src, i, lanes * sizeof(double));
+            for (std::size_t q = 0; q < lanes; q += 8) {
+                v8 x, s, e;
+                std::memcpy(&x, src + i + q, sizeof x);
+                if constexpr (one_load) __asm__("" : "+v"(x));
+                std::memcpy(&s, sum + q, sizeof s);
+                std::memcpy(&e, err + q, sizeof e);
+                const v8 t = s + x, bp = t - s;  // two_sum(s, x), as order.hpp spells it
+                e = e + ((s - (t - bp)) + (x - bp));
+                std::memcpy(sum + q, &t, sizeof t);
+                std::memcpy(err + q, &e, sizeof e);
+            }
+        }
+        value lane[lanes];
+        for (std::size_t j = 0; j < lanes; ++j) lane[j] = value{sum[j], err[j]};
+        for (std::size_t w = lanes / 2; w > 0; w /= 2)
+            for (std::size_t j = 0; j < w; ++j) lane[j] = det::merge<precision::compensated, double>(lane[j], lane[j + w]);
+        out[b] = lane[0];
+    }
+}
+
+// Runs f once and appends its time in ms.
+template <class F>
+void timed(F&& f, std::vector<double>& times) {
+    const auto t0 = std::chrono::steady_clock::now();
+    f();
+    times.push_back(std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count());
+}
+
+} // namespace
+
+int main() {
+    if (!__builtin_cpu_supports("avx512f")) {
+        std::puts("compensated_double_loads: needs AVX-512");
+        return 0;
+    }
+    const std::size_t n = std::size_t{1} << 25, m = n / det::block;
+    std::vector<double> x(n);
+    std::mt19937_64 g(1);
+    std::uniform_real_distribution<double> d(-1, 1);
+    for (double& e : x) e = d(g);
+    std::vector<value> lib(m), sq(m), vec(m), one(m);
+    const preduce::sum_reducer<double> sum;
+    const preduce::sumsq_reducer<double> sumsq;
+    std::vector<double> t[4];
+    for (int round = 0; round < 15; ++round) {
+        timed([&] { det::host_block_values<precision::compensated>(sum, x.data(), n, 0, m, lib.data(), true); }, t[0]);
+        timed([&] { det::host_block_values<precision::compensated>(sumsq, x.data(), n, 0, m, sq.data(), true); }, t[1]);
+        timed([&] { vector_blocks<false>(x.data(), m, vec.data()); }, t[2]);
+        timed([&] { vector_blocks<true>(x.data(), m, one.data()); }, t[3]);
+    }
+    const auto same = [&](const std::vector<value>& v) {
+        return std::memcmp(v.data(), lib.data(), m * sizeof(value)) == 0 ? "bits as the library's" : "BITS DIFFER";
+    };
+    const char* names[] = {"library sum", "library sumsq", "vectors", "one load"};
+    const char* bits[] = {"", "(its own sums)", same(vec), same(one)};
+    std::printf("2^25 doubles, one thread, compensated block values, median of 15 rounds in turn\n");
+    for (int k = 0; k < 4; ++k) {
+        std::sort(t[k].begin(), t[k].end());
+        std::printf("  %-14s %7.2f ms  %s\n", names[k], t[k][t[k].size() / 2], bits[k]);
+    }
+}
