@@ -1,15 +1,15 @@
-// Why the compensated double sum runs slower on host cores than the compensated double sumsq,
+// Why the compensated double sum ran slower on host cores than the compensated double sumsq,
 // which does more work per element. One thread, 2^25 doubles (256 MiB, out of cache), the
 // block values of precision::compensated, each form timed in turn, median of 15 rounds:
 //   library sum     det::host_block_values for sum_reducer<double> (the AVX-512 or AVX2 clone)
 //   library sumsq   the same for sumsq_reducer<double>
-//   vectors         the sum's TwoSum loop written on GCC vectors of 8 doubles
+//   two loads       the sum's TwoSum loop on GCC vectors of 8 doubles, x read from memory
 //   one load        the same, with an empty asm statement that makes each vector of x a
-//                   register value
-// In the library's sum loop GCC folds the load of x into the add s = a + x and loads x again
-// for x - (s - a): two 64-byte loads an element vector, where sumsq (x * x is in a register)
-// has one. "one load" keeps one. Every form checks its block values against the library's,
-// bit for bit (the arithmetic is the same TwoSum).
+//                   register value (the library's two_sum_row)
+// Written with x read from memory, GCC folds the load of x into the add s = a + x and loads x
+// again for x - (s - a): two 64-byte loads an element vector, where sumsq (x * x is in a
+// register) has one. The library's lane loop did that until two_sum_row (fixed_order_blocks.hpp).
+// Every form checks its block values against the library's, bit for bit (the same TwoSum).
 // Build (GCC, x86-64 with AVX-512; from the repository root, after configuring build/):
 //   g++ -O3 -DNDEBUG -std=c++20 -fopenmp-simd -Iinclude -Ibuild/include -Ibackends/host_simd/include \
 //     bench/studies/compensated_double_loads.cpp -o compensated_double_loads
@@ -94,7 +94,7 @@ int main() {
     const auto same = [&](const std::vector<value>& v) {
         return std::memcmp(v.data(), lib.data(), m * sizeof(value)) == 0 ? "bits as the library's" : "BITS DIFFER";
     };
-    const char* names[] = {"library sum", "library sumsq", "vectors", "one load"};
+    const char* names[] = {"library sum", "library sumsq", "two loads", "one load"};
     const char* bits[] = {"", "(its own sums)", same(vec), same(one)};
     std::printf("2^25 doubles, one thread, compensated block values, median of 15 rounds in turn\n");
     for (int k = 0; k < 4; ++k) {

@@ -5,6 +5,7 @@
 // compensated ones for AVX-512 too, and chosen at run time. Same arithmetic per lane as
 // det::block_value in every form, so the same bits (tests/fixed_order/simd_clones.cpp).
 #include <cstddef>
+#include <cstring>
 #include <type_traits>
 #include <vector>
 
@@ -33,7 +34,41 @@ PREDUCE_NO_CONTRACT inline void lifted_row(const R& r, source_t<R> src, std::siz
     }
 }
 
-template <precision P, class R>
+// Whether R adds each double of its input as it is (sum and wide_sum of doubles): a lane loop
+// then reads x straight from memory, which the compensated loop below must not do twice.
+template <class R>
+inline constexpr bool lifts_double_as_is_v =
+    std::is_same_v<R, sum_reducer<double>> || std::is_same_v<R, wide_sum_reducer<double>>;
+
+// TwoSum of one row of doubles into the compensated lanes (sum, err), on vectors of B bytes
+// with each vector of x a register value. Written on lanes with x read from memory, GCC 12
+// folds the load of x into s = a + x and loads it again for x - (s - a): two loads a vector
+// where one will do (one thread of a 2-vCPU AVX-512 VM: 4-22% faster with one,
+// bench/studies/compensated_double_loads.cpp). The additions are two_sum's and add()'s, so
+// are the bits. GCC only: clang checks the asm operand's size against this helper's own
+// (baseline) target, where a vector wider than 16 bytes has no register.
+#if defined(PREDUCE_HOST_AVX2_DISPATCH) && !defined(__clang__)
+#define PREDUCE_HOST_TWO_SUM_ROWS 1
+template <std::size_t B>
+inline void two_sum_row(const double* x_row, double* sum, double* err) noexcept {
+    typedef double vec __attribute__((vector_size(B)));
+    for (std::size_t q = 0; q < lanes; q += B / sizeof(double)) {
+        vec x, a, c;
+        std::memcpy(&x, x_row + q, B);
+        __asm__("" : "+v"(x));  // x in a register: every use below reads it there
+        std::memcpy(&a, sum + q, B);
+        std::memcpy(&c, err + q, B);
+        const vec s = a + x, bp = s - a;
+        c = c + ((a - (s - bp)) + (x - bp));
+        std::memcpy(sum + q, &s, B);
+        std::memcpy(err + q, &c, B);
+    }
+}
+#endif
+
+// vector_bytes: the width of the clone that compiles this (32 AVX2, 64 AVX-512), for the
+// compensated double loop's vectors (two_sum_row); 0 keeps every loop on lanes.
+template <precision P, class R, std::size_t vector_bytes = 0>
 PREDUCE_NO_CONTRACT void block_values(const R& r, source_t<R> src, std::size_t n, std::size_t b0, std::size_t b1,
                   value_t<P, typename R::accumulator_type>* out) {
     using A = typename R::accumulator_type;
@@ -73,6 +108,12 @@ PREDUCE_NO_CONTRACT void block_values(const R& r, source_t<R> src, std::size_t n
             };
             for (std::size_t i = first; i < first + block; i += lanes) {
                 prefetch_ahead(src, i, lanes * sizeof(typename R::value_type));
+#if defined(PREDUCE_HOST_TWO_SUM_ROWS)
+                if constexpr (vector_bytes != 0 && lifts_double_as_is_v<R>) {
+                    two_sum_row<vector_bytes>(src + i, sum, err);
+                    continue;
+                }
+#endif
                 lifted_row(r, src, i, step);
             }
             for (std::size_t j = 0; j < lanes; ++j) lane[j] = V{sum[j], err[j]};
@@ -95,7 +136,7 @@ template <precision P, class R>
 __attribute__((target("avx2"), flatten)) PREDUCE_NO_CONTRACT void block_values_avx2(const R& r, source_t<R> src, std::size_t n,
                                                                 std::size_t b0, std::size_t b1,
                                                                 value_t<P, typename R::accumulator_type>* out) {
-    block_values<P>(r, src, n, b0, b1, out);
+    block_values<P, R, 32>(r, src, n, b0, b1, out);
 }
 
 // Compensated lanes (both compensated branches above) take the AVX-512 clone where the CPU
@@ -107,7 +148,7 @@ template <precision P, class R>
 __attribute__((target(PREDUCE_HOST_AVX512_TARGET), flatten)) PREDUCE_NO_CONTRACT void
 block_values_avx512(const R& r, source_t<R> src, std::size_t n, std::size_t b0, std::size_t b1,
                     value_t<P, typename R::accumulator_type>* out) {
-    block_values<P>(r, src, n, b0, b1, out);
+    block_values<P, R, 64>(r, src, n, b0, b1, out);
 }
 #endif
 
