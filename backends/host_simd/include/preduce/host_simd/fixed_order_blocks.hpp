@@ -47,11 +47,13 @@ inline constexpr bool lifts_double_as_is_v =
 // bench/studies/compensated_double_loads.cpp). The additions are two_sum's and add()'s, so
 // are the bits; they are spelled out here because GCC drops a vector type's attribute where
 // it is a template argument (two_sum<vec> would be two_sum<double>). GCC only: clang checks the asm operand's size against this helper's own
-// (baseline) target, where a vector wider than 16 bytes has no register.
-#if defined(PREDUCE_HOST_AVX2_DISPATCH) && !defined(__clang__)
+// (baseline) target, where a vector wider than 16 bytes has no register; and only where it
+// optimises, which inlines the helper into the clone that calls it (flatten): an
+// out-of-line copy has the baseline target too, and GCC -O0 refuses its asm.
+#if defined(PREDUCE_HOST_AVX2_DISPATCH) && !defined(__clang__) && defined(__OPTIMIZE__)
 #define PREDUCE_HOST_TWO_SUM_ROWS 1
 template <std::size_t B>
-inline void two_sum_row(const double* x_row, double* sum, double* err) noexcept {
+__attribute__((always_inline)) inline void two_sum_row(const double* x_row, double* sum, double* err) noexcept {
     typedef double vec __attribute__((vector_size(B)));
     for (std::size_t q = 0; q < lanes; q += B / sizeof(double)) {
         vec x, a, c;
