@@ -1,18 +1,17 @@
 // Why the compensated double sum ran slower on host cores than the compensated double sumsq,
 // which does more work per element. One thread, 2^25 doubles (256 MiB, out of cache), the
 // block values of precision::compensated, each form timed in turn, median of 15 rounds:
-//   library sum     det::host_block_values for sum_reducer<double> (the AVX-512 or AVX2 clone)
+//   library sum     det::host_block_values for sum_reducer<double> (the AVX-512 or AVX2 clone;
+//                   with GCC, two_sum_row: each vector of x loaded once)
 //   library sumsq   the same for sumsq_reducer<double>
-//   two loads       the sum's TwoSum loop on GCC vectors of 8 doubles, x read from memory
-//   one load        the same, with an empty asm statement that makes each vector of x a
-//                   register value (the library's two_sum_row)
+//   two loads       the sum's TwoSum loop on GCC vectors of 8 doubles with x read from memory,
+//                   as the library's lane loop was written before two_sum_row
 // Written with x read from memory, GCC folds the load of x into the add s = a + x and loads x
 // again for x - (s - a): two 64-byte loads an element vector, where sumsq (x * x is in a
-// register) has one. The library's lane loop did that until two_sum_row (fixed_order_blocks.hpp).
-// Every form checks its block values against the library's, bit for bit (the same TwoSum).
+// register) has one. Every form checks its block values against the library's, bit for bit.
 // Build (GCC, x86-64 with AVX-512; from the repository root, after configuring build/):
-//   g++ -O3 -DNDEBUG -std=c++20 -fopenmp-simd -Iinclude -Ibuild/include -Ibackends/host_simd/include \
-//     bench/studies/compensated_double_loads.cpp -o compensated_double_loads
+//   g++ -O3 -DNDEBUG -std=c++20 -fopenmp-simd -Iinclude -Ibuild/include -Ibackends/host_simd/include
+//       bench/studies/compensated_double_loads.cpp -o compensated_double_loads   (one line)
 #include <algorithm>
 #include <chrono>
 #include <cstdio>
@@ -30,9 +29,8 @@ using value = det::value_t<precision::compensated, double>;
 constexpr std::size_t lanes = det::lanes;
 typedef double v8 __attribute__((vector_size(64)));
 
-// The block values of src's full blocks [0, m), TwoSum on vectors of 8 lanes.
-template <bool one_load>
-__attribute__((target("avx512f,avx512vl"), flatten)) void vector_blocks(const double* src, std::size_t m, value* out) {
+// The block values of src's full blocks [0, m), TwoSum on vectors of 8 lanes, x read from memory.
+__attribute__((target("avx512f,avx512vl"), flatten)) void two_load_blocks(const double* src, std::size_t m, value* out) {
     for (std::size_t b = 0; b < m; ++b) {
         double sum[lanes], err[lanes];
         for (std::size_t j = 0; j < lanes; ++j) {
@@ -44,7 +42,6 @@ __attribute__((target("avx512f,avx512vl"), flatten)) void vector_blocks(const do
             for (std::size_t q = 0; q < lanes; q += 8) {
                 v8 x, s, e;
                 std::memcpy(&x, src + i + q, sizeof x);
-                if constexpr (one_load) __asm__("" : "+v"(x));
                 std::memcpy(&s, sum + q, sizeof s);
                 std::memcpy(&e, err + q, sizeof e);
                 const v8 t = s + x, bp = t - s;  // two_sum(s, x), as order.hpp spells it
@@ -81,23 +78,22 @@ int main() {
     std::mt19937_64 g(1);
     std::uniform_real_distribution<double> d(-1, 1);
     for (double& e : x) e = d(g);
-    std::vector<value> lib(m), sq(m), vec(m), one(m);
+    std::vector<value> lib(m), sq(m), two(m);
     const preduce::sum_reducer<double> sum;
     const preduce::sumsq_reducer<double> sumsq;
-    std::vector<double> t[4];
+    std::vector<double> t[3];
     for (int round = 0; round < 15; ++round) {
         timed([&] { det::host_block_values<precision::compensated>(sum, x.data(), n, 0, m, lib.data(), true); }, t[0]);
         timed([&] { det::host_block_values<precision::compensated>(sumsq, x.data(), n, 0, m, sq.data(), true); }, t[1]);
-        timed([&] { vector_blocks<false>(x.data(), m, vec.data()); }, t[2]);
-        timed([&] { vector_blocks<true>(x.data(), m, one.data()); }, t[3]);
+        timed([&] { two_load_blocks(x.data(), m, two.data()); }, t[2]);
     }
     const auto same = [&](const std::vector<value>& v) {
         return std::memcmp(v.data(), lib.data(), m * sizeof(value)) == 0 ? "bits as the library's" : "BITS DIFFER";
     };
-    const char* names[] = {"library sum", "library sumsq", "two loads", "one load"};
-    const char* bits[] = {"", "(its own sums)", same(vec), same(one)};
+    const char* names[] = {"library sum", "library sumsq", "two loads"};
+    const char* bits[] = {"", "(its own sums)", same(two)};
     std::printf("2^25 doubles, one thread, compensated block values, median of 15 rounds in turn\n");
-    for (int k = 0; k < 4; ++k) {
+    for (int k = 0; k < 3; ++k) {
         std::sort(t[k].begin(), t[k].end());
         std::printf("  %-14s %7.2f ms  %s\n", names[k], t[k][t[k].size() / 2], bits[k]);
     }

@@ -46,10 +46,11 @@ inline constexpr bool lifts_double_as_is_v =
 // where one will do (one thread of a 2-vCPU AVX-512 VM: 4-22% faster with one,
 // bench/studies/compensated_double_loads.cpp). The additions are two_sum's and add()'s, so
 // are the bits; they are spelled out here because GCC drops a vector type's attribute where
-// it is a template argument (two_sum<vec> would be two_sum<double>). GCC only: clang checks the asm operand's size against this helper's own
-// (baseline) target, where a vector wider than 16 bytes has no register; and only where it
-// optimises, which inlines the helper into the clone that calls it (flatten): an
-// out-of-line copy has the baseline target too, and GCC -O0 refuses its asm.
+// it is a template argument (two_sum<vec> would be two_sum<double>). GCC only: clang checks
+// the asm operand's size against this helper's own (baseline) target, where a vector wider
+// than 16 bytes has no register; and only where it optimises, which inlines the helper into
+// the clone that calls it (flatten): an out-of-line copy has the baseline target too, and
+// GCC -O0 refuses its asm.
 #if defined(PREDUCE_HOST_AVX2_DISPATCH) && !defined(__clang__) && defined(__OPTIMIZE__)
 #define PREDUCE_HOST_TWO_SUM_ROWS 1
 template <std::size_t B>
