@@ -8,8 +8,11 @@
 // AVX-512 clone must give the AVX2 clone's bits.
 #include <catch2/catch.hpp>
 
+#include <algorithm>
+#include <cmath>
 #include <cstdint>
 #include <cstring>
+#include <limits>
 #include <string>
 #include <type_traits>
 #include <vector>
@@ -28,21 +31,39 @@ bool same_bits(const V& a, const V& b) {
     return std::memcmp(&a, &b, sizeof(V)) == 0;
 }
 
-// Every block of src[0, n) by each clone this CPU runs, against the reference block by block.
+// Whether a block value has the reference's bits, where a NaN matches any NaN: which NaN
+// an addition returns is not in the order (see det::result).
+template <class T>
+bool same_number_bits(T got, T want) {
+    return std::isnan(want) ? std::isnan(got) : same_bits(got, want);
+}
+template <class V>
+bool same_pinned_bits(const V& got, const V& want) {
+    if constexpr (std::is_class_v<V>) return same_number_bits(got.s, want.s) && same_number_bits(got.c, want.c);
+    else return same_number_bits(got, want);
+}
+
+// Every block of src[0, n) by each clone this CPU runs, against the reference block by block,
+// and the result of the blocks' tree.
 template <precision P, class R>
 void check_clones(const R& r, source_t<R> src, std::size_t n) {
     using V = det::value_t<P, typename R::accumulator_type>;
     const std::size_t blocks = det::block_count(n);
     std::vector<V> want(blocks);
     for (std::size_t b = 0; b < blocks; ++b) want[b] = det::block_value<P>(r, src, n, b);
+    const auto finished = [&](std::vector<V> v) { return det::finish_blocks<P>(r, v); };  // merges v in place
+    const auto want_result = finished(want);
 
     const auto check = [&](const std::string& clone, auto&& fold) {
         std::vector<V> got(blocks);
         fold(got.data());
         std::size_t differ = 0;
-        for (std::size_t b = 0; b < blocks; ++b) differ += same_bits(got[b], want[b]) ? 0 : 1;
-        INFO(clone << ": " << differ << " of " << blocks << " blocks differ from det::block_value");
+        for (std::size_t b = 0; b < blocks; ++b) differ += same_pinned_bits(got[b], want[b]) ? 0 : 1;
+        const auto got_result = finished(got);
+        INFO(clone << ": " << differ << " of " << blocks << " blocks differ from det::block_value; result "
+                   << got_result << ", reference " << want_result);
         CHECK(differ == 0);
+        CHECK(same_pinned_bits(got_result, want_result));
     };
     check("baseline", [&](V* out) { det::block_values<P>(r, src, n, 0, blocks, out); });
 #if defined(PREDUCE_HOST_AVX2_DISPATCH)
@@ -60,16 +81,33 @@ void check_clones(const R& r, source_t<R> src, std::size_t n) {
 #endif
 }
 
-// Sizes: one short block, whole blocks, and whole blocks plus a short last one.
+// Sizes: one short block, whole blocks, and whole blocks plus a short last one. Data: random
+// values of mixed signs and exponents (so that either operand of an addition may be the
+// larger), then the same with non-finite blocks: one that overflows to +inf, one to -inf,
+// and one each with an infinity, a NaN, and both infinities.
 template <precision P, class T>
 void check_every_size() {
     for (const std::size_t n : {std::size_t{1000}, 8 * det::block, 37 * det::block + 777}) {
-        const auto x = test::random_values<T>(n, n);
-        const auto y = test::random_values<T>(n, n + 1);
-        INFO("n = " << n);
-        check_clones<P>(detail::resolve_reducer<T>(sum), x.data(), n);
-        check_clones<P>(detail::resolve_reducer<T>(sumsq), x.data(), n);
-        check_clones<P>(detail::resolve_reducer<zip_value<T, T>>(dot), zip_source<T, T>{x.data(), y.data()}, n);
+        for (const bool non_finite : {false, true}) {
+            auto x = test::random_values<T>(n, n);
+            const auto y = test::random_values<T>(n, n + 1);
+            if (non_finite) {
+                const T big = std::numeric_limits<T>::max() / 4, inf = std::numeric_limits<T>::infinity();
+                const std::size_t last = n - 1;
+                for (std::size_t k = 0; k < 8; ++k) {  // eight in one lane: its sum overflows
+                    x[std::min(det::block + det::lanes * k, last)] = big;
+                    x[std::min(2 * det::block + det::lanes * k + 1, last)] = -big;
+                }
+                x[std::min(3 * det::block + 11, last)] = inf;
+                x[std::min(4 * det::block + 13, last)] = std::numeric_limits<T>::quiet_NaN();
+                x[std::min(5 * det::block + 17, last)] = inf;
+                x[std::min(5 * det::block + 100, last)] = -inf;
+            }
+            INFO("n = " << n << (non_finite ? ", non-finite blocks" : ""));
+            check_clones<P>(detail::resolve_reducer<T>(sum), x.data(), n);
+            check_clones<P>(detail::resolve_reducer<T>(sumsq), x.data(), n);
+            check_clones<P>(detail::resolve_reducer<zip_value<T, T>>(dot), zip_source<T, T>{x.data(), y.data()}, n);
+        }
     }
 }
 

@@ -41,16 +41,16 @@ inline constexpr bool lifts_double_as_is_v =
     std::is_same_v<R, sum_reducer<double>> || std::is_same_v<R, wide_sum_reducer<double>>;
 
 // TwoSum of one row of doubles into the compensated lanes (sum, err), on vectors of B bytes
-// with each vector of x a register value. Written on lanes with x read from memory, GCC 12
-// folds the load of x into s = a + x and loads it again for x - (s - a): two loads a vector
-// where one will do (one thread of a 2-vCPU AVX-512 VM: 4-22% faster with one,
-// bench/studies/compensated_double_loads.cpp). The additions are two_sum's and add()'s, so
-// are the bits; they are spelled out here because GCC drops a vector type's attribute where
-// it is a template argument (two_sum<vec> would be two_sum<double>). GCC only: clang checks
-// the asm operand's size against this helper's own (baseline) target, where a vector wider
-// than 16 bytes has no register; and only where it optimises, which inlines the helper into
-// the clone that calls it (flatten): an out-of-line copy has the baseline target too, and
-// GCC -O0 refuses its asm.
+// (the AVX-512 clone's 64) with each vector of x a register value. Written on lanes with x
+// read from memory, GCC 12 folds the load of x into s = a + x and loads it again for
+// x - (s - a): two loads a vector where one will do (one thread of a 2-vCPU AVX-512 VM: 4-22%
+// faster with one, bench/studies/compensated_double_loads.cpp). The additions are two_sum's and
+// add()'s, so are the bits; they are spelled out here because GCC drops a vector type's
+// attribute where it is a template argument (two_sum<vec> would be two_sum<double>). GCC only:
+// clang checks the asm operand's size against this helper's own (baseline) target, where a
+// vector wider than 16 bytes has no register; and only where it optimises, which inlines the
+// helper into the clone that calls it (flatten): an out-of-line copy has the baseline target
+// too, and GCC -O0 refuses its asm.
 #if defined(PREDUCE_HOST_AVX2_DISPATCH) && !defined(__clang__) && defined(__OPTIMIZE__)
 #define PREDUCE_HOST_TWO_SUM_ROWS 1
 template <std::size_t B>
@@ -70,8 +70,22 @@ __attribute__((always_inline)) inline void two_sum_row(const double* x_row, doub
 }
 #endif
 
+// The rounding error of s = a + x by Fast2Sum, from the operand of the larger magnitude:
+// three additions, a compare and two selections, where two_sum takes six additions. Both
+// are exact while s is finite (Fast2Sum because |hi| >= |lo|), so they give the same error
+// and the lanes the same bits. (Where s overflows, TwoSum's error is NaN and this one an
+// infinity; the lane tree's TwoSum makes it NaN, and result() reads no error term once s is
+// not finite.) For the AVX2 clone: there the compensated double loop is bound by the FP add
+// pipes (AMD Zen 1, whose two take a 256-bit add in two halves), and the compare and
+// selections go to the other two.
+inline double ordered_error(double a, double x, double s) noexcept {
+    const bool a_larger = __builtin_fabs(a) >= __builtin_fabs(x);
+    const double hi = a_larger ? a : x, lo = a_larger ? x : a;
+    return lo - (s - hi);
+}
+
 // vector_bytes: the width of the clone that compiles this (32 AVX2, 64 AVX-512), for the
-// compensated double loop's vectors (two_sum_row); 0 keeps every loop on lanes.
+// compensated double loop (two_sum_row, ordered_error); 0 keeps every loop on lanes.
 template <precision P, class R, std::size_t vector_bytes = 0>
 PREDUCE_NO_CONTRACT void block_values(const R& r, source_t<R> src, std::size_t n, std::size_t b0, std::size_t b1,
                   value_t<P, typename R::accumulator_type>* out) {
@@ -106,14 +120,20 @@ PREDUCE_NO_CONTRACT void block_values(const R& r, source_t<R> src, std::size_t n
                 err[j] = W(0);
             }
             const auto step = [&](std::size_t j, A x) {  // add<P, A>, lane by lane
-                const pair_sum<A> t = two_sum(sum[j], x);
-                sum[j] = t.s;
-                err[j] = plus(err[j], t.c);
+                if constexpr (vector_bytes == 32) {  // the AVX2 clone: Fast2Sum, same bits
+                    const A a = sum[j], s = a + x;
+                    sum[j] = s;
+                    err[j] = err[j] + ordered_error(a, x, s);
+                } else {
+                    const pair_sum<A> t = two_sum(sum[j], x);
+                    sum[j] = t.s;
+                    err[j] = plus(err[j], t.c);
+                }
             };
             for (std::size_t i = first; i < first + block; i += lanes) {
                 prefetch_ahead(src, i, lanes * sizeof(typename R::value_type));
 #if defined(PREDUCE_HOST_TWO_SUM_ROWS)
-                if constexpr (vector_bytes != 0 && lifts_double_as_is_v<R>) {
+                if constexpr (vector_bytes == 64 && lifts_double_as_is_v<R>) {
                     two_sum_row<vector_bytes>(src + i, sum, err);
                     continue;
                 }
