@@ -31,8 +31,8 @@ bool same_bits(const V& a, const V& b) {
     return std::memcmp(&a, &b, sizeof(V)) == 0;
 }
 
-// Whether a block value has the reference's bits, where a NaN matches any NaN: which NaN
-// an addition returns is not in the order (see det::result).
+// Whether a block value (or a result) has the reference's bits, where a NaN matches any
+// NaN: which NaN an addition returns is not in the order (see det::result).
 template <class T>
 bool same_number_bits(T got, T want) {
     return std::isnan(want) ? std::isnan(got) : same_bits(got, want);
