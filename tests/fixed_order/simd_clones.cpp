@@ -94,7 +94,9 @@ void check_every_size() {
             if (non_finite) {
                 const T big = std::numeric_limits<T>::max() / 4, inf = std::numeric_limits<T>::infinity();
                 const std::size_t last = n - 1;
-                for (std::size_t k = 0; k < 8; ++k) {  // eight in one lane: its sum overflows
+                // Eight in one lane: a lane of T overflows (a double lane of floats does not,
+                // but its result overflows when rounded to float).
+                for (std::size_t k = 0; k < 8; ++k) {
                     x[std::min(det::block + det::lanes * k, last)] = big;
                     x[std::min(2 * det::block + det::lanes * k + 1, last)] = -big;
                 }
