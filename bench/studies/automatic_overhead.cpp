@@ -7,7 +7,7 @@
 //   seq/openmp  preduce::reduce on that backend
 //   auto        preduce::reduce(backend::automatic, ...)
 // Build beside a GPU build (build-gpu/), linking what the GPU benchmark links:
-//   g++ -O2 -std=c++20 -fopenmp -Iinclude -Ibuild-gpu/include bench/studies/automatic_overhead.cpp \
+//   g++ -O2 -std=c++20 -fopenmp -Iinclude -Ibuild-gpu/include -Isrc bench/studies/automatic_overhead.cpp \
 //     <build-gpu's libpreduce.a and backend libraries, as preduce_bench_gpu links them> -o automatic_overhead
 #include <algorithm>
 #include <chrono>
@@ -22,6 +22,7 @@
 #include "preduce/automatic.hpp"
 #include "preduce/detail/residence.hpp"
 #include "preduce/preduce.hpp"
+#include "timing/interleaved_samples.hpp"
 
 namespace {
 
@@ -32,11 +33,6 @@ struct candidate {
     std::function<void()> call;
     std::vector<double> us;
 };
-
-double median(std::vector<double> v) {
-    std::nth_element(v.begin(), v.begin() + static_cast<std::ptrdiff_t>(v.size() / 2), v.end());
-    return v[v.size() / 2];
-}
 
 } // namespace
 
@@ -75,7 +71,7 @@ int main() {
             }
         }
         std::printf("n = %5zu:", n);
-        for (const candidate& x : c) std::printf("  %s %.3f us", x.name.c_str(), median(x.us));
+        for (candidate& x : c) std::printf("  %s %.3f us", x.name.c_str(), preduce_timing::median_of(x.us));
         const preduce::backend chosen = preduce::detail::automatic_backend(p, bytes, sums, {}).chosen;
         std::printf("   (auto chose %s)\n", std::string(preduce::name(chosen)).c_str());
     }

@@ -10,16 +10,15 @@
 // again for x - (s - a): two 64-byte loads an element vector, where sumsq (x * x is in a
 // register) has one. Every form checks its block values against the library's, bit for bit.
 // Build (GCC, x86-64 with AVX-512; from the repository root, after configuring build/):
-//   g++ -O3 -DNDEBUG -std=c++20 -fopenmp-simd -Iinclude -Ibuild/include -Ibackends/host_simd/include
+//   g++ -O3 -DNDEBUG -std=c++20 -fopenmp-simd -Iinclude -Ibuild/include -Ibackends/host_simd/include -Isrc
 //       bench/studies/compensated_double_loads.cpp -o compensated_double_loads   (one line)
-#include <algorithm>
-#include <chrono>
 #include <cstdio>
 #include <cstring>
 #include <random>
 #include <vector>
 
 #include "preduce/host_simd/fixed_order_blocks.hpp"
+#include "timing/interleaved_samples.hpp"
 
 namespace {
 
@@ -58,14 +57,6 @@ __attribute__((target("avx512f,avx512vl"), flatten)) void two_load_blocks(const 
     }
 }
 
-// Runs f once and appends its time in ms.
-template <class F>
-void timed(F&& f, std::vector<double>& times) {
-    const auto t0 = std::chrono::steady_clock::now();
-    f();
-    times.push_back(std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count());
-}
-
 } // namespace
 
 int main() {
@@ -82,10 +73,15 @@ int main() {
     const preduce::sum_reducer<double> sum;
     const preduce::sumsq_reducer<double> sumsq;
     std::vector<double> t[3];
+    std::size_t calls = 0;  // seconds_of's call index (not used)
+    const auto run = [&](int k, auto&& f) {
+        auto call = [&](std::size_t) { f(); };
+        t[k].push_back(1e3 * preduce_timing::seconds_of(call, calls, 1));
+    };
     for (int round = 0; round < 15; ++round) {
-        timed([&] { det::host_block_values<precision::compensated>(sum, x.data(), n, 0, m, lib.data(), true); }, t[0]);
-        timed([&] { det::host_block_values<precision::compensated>(sumsq, x.data(), n, 0, m, sq.data(), true); }, t[1]);
-        timed([&] { two_load_blocks(x.data(), m, two.data()); }, t[2]);
+        run(0, [&] { det::host_block_values<precision::compensated>(sum, x.data(), n, 0, m, lib.data(), true); });
+        run(1, [&] { det::host_block_values<precision::compensated>(sumsq, x.data(), n, 0, m, sq.data(), true); });
+        run(2, [&] { two_load_blocks(x.data(), m, two.data()); });
     }
     const auto same = [&](const std::vector<value>& v) {
         return std::memcmp(v.data(), lib.data(), m * sizeof(value)) == 0 ? "bits as the library's" : "BITS DIFFER";
@@ -93,8 +89,5 @@ int main() {
     const char* names[] = {"library sum", "library sumsq", "two loads"};
     const char* bits[] = {"", "(its own sums)", same(two)};
     std::printf("2^25 doubles, one thread, compensated block values, median of 15 rounds in turn\n");
-    for (int k = 0; k < 3; ++k) {
-        std::sort(t[k].begin(), t[k].end());
-        std::printf("  %-14s %7.2f ms  %s\n", names[k], t[k][t[k].size() / 2], bits[k]);
-    }
+    for (int k = 0; k < 3; ++k) std::printf("  %-14s %7.2f ms  %s\n", names[k], preduce_timing::median_of(t[k]), bits[k]);
 }
