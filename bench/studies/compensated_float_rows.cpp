@@ -4,7 +4,8 @@
 // in turn, median of 15. Every loop walks rows of 32 floats with the library's software
 // prefetch (two lines a row, prefetch_bytes ahead) and keeps its lanes in registers:
 //   float lanes        x * x added into 32 float lanes (the deterministic sumsq's work)
-//   float lanes + 8    the same and two more adds a vector (8 instructions a row more)
+//   float lanes + 8    the same and x added into 4 more accumulators a vector (8 independent
+//                      adds a row more)
 //   double lanes       x * x converted to doubles and added into 32 double lanes (the
 //                      compensated float sumsq's work: 2 extracts and 4 conversions a row more)
 //   double, t1 / t2    double lanes with the prefetches to L2 (prefetcht1) or L3 (prefetcht2)
@@ -36,7 +37,7 @@ enum class form { float_lanes, float_lanes_more, double_lanes };
 template <form F, int Locality>
 __attribute__((target("avx512f,avx512vl,avx512dq"), optimize("fp-contract=off"))) double
 rows(const float* p, std::size_t n) {
-    f16v f[2] = {};
+    f16v f[2] = {}, more[8] = {};
     d8v d[4] = {};
     constexpr std::size_t ahead = preduce::detail::prefetch_bytes;
     for (std::size_t i = 0; i < n; i += 32) {
@@ -55,16 +56,15 @@ rows(const float* p, std::size_t n) {
                 d[2 * q + 1] += __builtin_convertvector(hi, d8v);
             } else {
                 f[q] += x;
-                if constexpr (F == form::float_lanes_more) {
-                    f[q] += x;
-                    f[q] -= x;
-                }
+                if constexpr (F == form::float_lanes_more)
+                    for (int e = 0; e < 4; ++e) more[4 * q + e] += x;  // each its own chain
             }
         }
     }
     double s = 0;
     for (const f16v& v : f)
         for (int j = 0; j < 16; ++j) s += v[j];
+    for (const f16v& v : more) s += v[0];
     for (const d8v& v : d)
         for (int j = 0; j < 8; ++j) s += v[j];
     return s;
