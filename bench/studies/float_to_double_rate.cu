@@ -16,17 +16,21 @@
 // one warp (one accumulator): clocks a step for a conversion and a double add, a double
 // add, and a float add (the deterministic float lanes' step).
 // From the repository root (nvcc here, run on the GPU machine):
-//   nvcc -O3 -std=c++17 -arch=sm_90 bench/studies/float_to_double_rate.cu -o float_to_double_rate
+//   nvcc -O3 -std=c++17 -arch=sm_90 -Iinclude -Ibackends/cuda/include bench/studies/float_to_double_rate.cu \
+//     -o float_to_double_rate
 //   ./float_to_double_rate
-// What an H100 gave (CUDA 13.0, driver 580; results/h100-float-to-double-rate.txt): 61.6 a
+// What an H100 and an H200 gave (CUDA 13.0, driver 580; results/float-to-double-rate.txt): 61.6 a
 // clock an SM in every form, the double adds' rate, so the conversion is not what limits;
 // one chain: 8.1 clocks a step with or without the conversion, 4.2 with float adds.
 #include <cuda_runtime_api.h>
 
+#include <algorithm>
 #include <cstdio>
-#include <cstdlib>
 #include <cstring>
 #include <type_traits>
+#include <vector>
+
+#include "preduce/cuda/runtime/check.hpp"
 
 namespace {
 
@@ -79,14 +83,8 @@ __global__ void __launch_bounds__(threads, ctas_an_sm) convert(const float* in, 
     if (threadIdx.x == 0) clocks[blockIdx.x] = t1 - t0;
 }
 
-#define CHECK(call)                                                                                \
-    do {                                                                                           \
-        const cudaError_t e = (call);                                                              \
-        if (e != cudaSuccess) {                                                                    \
-            std::fprintf(stderr, "%s: %s\n", #call, cudaGetErrorString(e));                        \
-            std::exit(1);                                                                          \
-        }                                                                                          \
-    } while (0)
+// The library's check on CUDA calls: a failure throws, naming the call.
+#define CHECK(call) preduce::cuda::detail::check((call), #call)
 
 } // namespace
 
@@ -112,9 +110,8 @@ int main() {
     CHECK(cudaMalloc(&clocks, sizeof(long long) * ctas));
     CHECK(cudaMemcpy(in, h, sizeof h, cudaMemcpyHostToDevice));
     CHECK(cudaMemcpy(in_d, hd, sizeof hd, cudaMemcpyHostToDevice));
-    double* reference = new double[ctas * threads];
-    double* sums = new double[ctas * threads];
-    long long* c = new long long[ctas];
+    std::vector<double> reference(ctas * threads), sums(ctas * threads);
+    std::vector<long long> c(ctas);
     const char* names[] = {"cvt", "int", "half", "none"};
     const double per_sm = static_cast<double>(ctas_an_sm) * threads * tile * rounds;
     std::printf("%d SMs, %d CTAs of %d threads an SM, %.0f conversions an SM; conversions a clock an SM (best of 5)\n",
@@ -130,13 +127,12 @@ int main() {
             }
             CHECK(cudaGetLastError());
             CHECK(cudaDeviceSynchronize());
-            CHECK(cudaMemcpy(c, clocks, sizeof(long long) * ctas, cudaMemcpyDeviceToHost));
-            long long slowest = 0;
-            for (int b = 0; b < ctas; ++b) slowest = c[b] > slowest ? c[b] : slowest;
-            best = per_sm / static_cast<double>(slowest) > best ? per_sm / static_cast<double>(slowest) : best;
+            CHECK(cudaMemcpy(c.data(), clocks, sizeof(long long) * ctas, cudaMemcpyDeviceToHost));
+            const long long slowest = *std::max_element(c.begin(), c.end());
+            best = std::max(best, per_sm / static_cast<double>(slowest));
         }
-        CHECK(cudaMemcpy(f == 0 ? reference : sums, out, sizeof(double) * ctas * threads, cudaMemcpyDeviceToHost));
-        const bool same = f == 0 || std::memcmp(reference, sums, sizeof(double) * ctas * threads) == 0;
+        CHECK(cudaMemcpy((f == 0 ? reference : sums).data(), out, sizeof(double) * ctas * threads, cudaMemcpyDeviceToHost));
+        const bool same = f == 0 || std::memcmp(reference.data(), sums.data(), sizeof(double) * sums.size()) == 0;
         std::printf("  %-5s %6.2f  %s\n", names[f], best, same ? "sums as cvt's" : "SUMS DIFFER");
     }
     // One warp, one chain: clocks a dependent step (the latency of one add, or of a
