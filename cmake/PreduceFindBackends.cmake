@@ -2,7 +2,8 @@
 # (included in this scope, so variables a package's config sets stay visible) sets
 # PREDUCE_FOUND and PREDUCE_HINT (what to install when it is missing). Result:
 # PREDUCE_HAVE_<NAME> (0/1) and PREDUCE_BACKENDS, the backend folders to build (seq first,
-# always), plus what config.hpp.in needs (PREDUCE_HAVE_DEFINES, PREDUCE_BUILT_BACKEND_LIST).
+# always), plus what config.hpp.in needs (PREDUCE_HAVE_DEFINES, PREDUCE_BUILT_BACKEND_LIST,
+# PREDUCE_LINKS_DEFAULTS).
 set(PREDUCE_BACKENDS "")
 set(PREDUCE_HAVE_DEFINES "")
 foreach(b IN LISTS PREDUCE_KNOWN_BACKENDS)
@@ -33,6 +34,8 @@ endif()
 string(APPEND PREDUCE_HAVE_DEFINES "#define PREDUCE_HAVE_MPI ${PREDUCE_HAVE_MPI}")
 
 set(PREDUCE_BUILT_BACKEND_LIST "")
+set(PREDUCE_LINKS_DEFAULTS "")
 foreach(b IN LISTS PREDUCE_BACKENDS)
   string(APPEND PREDUCE_BUILT_BACKEND_LIST "X(${b}) ")
+  string(APPEND PREDUCE_LINKS_DEFAULTS "#ifndef PREDUCE_LINKS_${b}\n#define PREDUCE_LINKS_${b} 0\n#endif\n")
 endforeach()

@@ -3,7 +3,7 @@
 include(CMakePackageConfigHelpers)
 
 set(PREDUCE_CMAKE_DIR "${CMAKE_INSTALL_LIBDIR}/cmake/preduce")
-set(preduce_targets preduce preduce_headers preduce_runtime preduce_host_simd)
+set(preduce_targets preduce preduce_frontend preduce_headers preduce_runtime preduce_host_simd preduce_host_kernels)
 install(DIRECTORY "${PROJECT_SOURCE_DIR}/backends/host_simd/include/" DESTINATION "${CMAKE_INSTALL_INCLUDEDIR}")
 foreach(b IN LISTS PREDUCE_BACKENDS)
   list(APPEND preduce_targets preduce_${b})

@@ -36,10 +36,15 @@ backend parse_backend(std::string_view text);
 // Compiled into this build (a compiled backend may still fail to run: see is_usable).
 bool is_built(backend b) noexcept;
 
-// Built and able to run here (e.g. the CUDA backend also needs a visible GPU).
+// Built, and its library linked into this program (CMake: the backend's target
+// preduce::<name>, or preduce::preduce for every backend; see detail/linking.hpp).
+bool is_linked(backend b) noexcept;
+
+// Linked and able to run here (e.g. the CUDA backend also needs a visible GPU).
 bool is_usable(backend b) noexcept;
 
-// Why is_usable(b) is false (not built, no GPU, ...), in words; empty when it is true.
+// Why is_usable(b) is false (not built, not linked, no GPU, ...), in words; empty when it
+// is true.
 std::string unusable_reason(backend b);
 
 // The backends reduce() can run on this machine, in all_backends order (automatic, which

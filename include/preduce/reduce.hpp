@@ -12,7 +12,7 @@
 #include <type_traits>
 
 #include "preduce/backend.hpp"
-#include "preduce/detail/route.hpp"
+#include "preduce/detail/linking.hpp"
 #include "preduce/detail/resolve.hpp"
 #include "preduce/errors.hpp"
 #include "preduce/ops.hpp"

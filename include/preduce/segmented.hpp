@@ -31,7 +31,7 @@
 #include "preduce/detail/axes.hpp"
 #include "preduce/detail/entry.hpp"
 #include "preduce/detail/residence.hpp"
-#include "preduce/detail/route.hpp"
+#include "preduce/detail/linking.hpp"
 #include "preduce/detail/segments.hpp"
 #include "preduce/errors.hpp"
 #include "preduce/options.hpp"

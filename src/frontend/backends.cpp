@@ -1,18 +1,30 @@
-// What the front end says about the backends: names, descriptions, which are built and
-// usable. Expanded from the backend table (detail/backend_table.hpp) and the list of built
-// backends (config.hpp): no backend is named in this file.
+// What the front end says about the backends: names, descriptions, which are built, linked
+// and usable. Expanded from the backend table (detail/backend_table.hpp) and the list of
+// built backends (config.hpp): no backend is named in this file.
 #include "preduce/backend.hpp"
 
 #include <algorithm>
 #include <cctype>
 #include <string>
 
-#include "built_backends.hpp"
 #include "preduce/automatic.hpp"
 #include "preduce/config.hpp"
 #include "preduce/errors.hpp"
+#include "weak_backends.hpp"
 
 namespace preduce {
+
+namespace detail {
+const backend_library* linked_library(backend b) noexcept {
+    switch (b) {
+#define PREDUCE_LIBRARY_CASE(id) \
+    case backend::id: return &id::library;
+        PREDUCE_FOR_EACH_BUILT_BACKEND(PREDUCE_LIBRARY_CASE)
+#undef PREDUCE_LIBRARY_CASE
+    default: return nullptr;
+    }
+}
+} // namespace detail
 
 std::string_view name(backend b) noexcept {
     switch (b) {
@@ -30,14 +42,10 @@ std::string describe(backend b) { return describe(b, options{}); }
 std::string describe(backend b, const options& opts) {
     std::string s(name(b));
     if (b == backend::automatic) return s + "(" + current_calibration().source + ")";
-    std::string detail;
-    switch (b) {
-#define PREDUCE_DETAIL_CASE(id)                 \
-    case backend::id: detail = id::info::detail(opts); break;
-        PREDUCE_FOR_EACH_BUILT_BACKEND(PREDUCE_DETAIL_CASE)
-#undef PREDUCE_DETAIL_CASE
-    default: break;
-    }
+    if (!is_built(b)) return s;
+    const detail::backend_library* library = detail::linked_library(b);
+    if (library == nullptr) return s + "(not linked)";
+    const std::string detail = library->detail(opts);
     return detail.empty() ? s : s + "(" + detail + ")";
 }
 
@@ -65,26 +73,23 @@ bool is_built(backend b) noexcept {
     }
 }
 
+bool is_linked(backend b) noexcept { return b == backend::automatic || detail::linked_library(b) != nullptr; }
+
 bool is_usable(backend b) noexcept {
-    switch (b) {
-#define PREDUCE_USABLE_CASE(id) \
-    case backend::id: return id::info::usable();
-        PREDUCE_FOR_EACH_BUILT_BACKEND(PREDUCE_USABLE_CASE)
-#undef PREDUCE_USABLE_CASE
-    case backend::automatic: return true;
-    default: return false;
-    }
+    if (b == backend::automatic) return true;
+    const detail::backend_library* library = detail::linked_library(b);
+    return library != nullptr && library->usable();
 }
 
 std::string unusable_reason(backend b) {
-    switch (b) {
-#define PREDUCE_REASON_CASE(id) \
-    case backend::id: return id::info::unusable_reason();
-        PREDUCE_FOR_EACH_BUILT_BACKEND(PREDUCE_REASON_CASE)
-#undef PREDUCE_REASON_CASE
-    case backend::automatic: return "";
-    default: return "backend '" + std::string(name(b)) + "' is not built into this preduce";
-    }
+    if (b == backend::automatic) return "";
+    if (!is_built(b)) return "backend '" + std::string(name(b)) + "' is not built into this preduce";
+    const detail::backend_library* library = detail::linked_library(b);
+    if (library == nullptr)
+        return "backend '" + std::string(name(b)) + "' is built into this preduce but not linked into this program; "
+               "link its library (CMake: target preduce::" + std::string(name(b)) + ", or preduce::preduce for every "
+               "backend)";
+    return library->unusable_reason();
 }
 
 std::vector<backend> available_backends() {

@@ -5,6 +5,7 @@
 #include <atomic>
 #include <string>
 
+#include "preduce/detail/backend_library.hpp"
 #include "preduce/errors.hpp"
 
 namespace preduce::cuda::info {
@@ -74,3 +75,7 @@ std::string detail(const options&) {
 }
 
 } // namespace preduce::cuda::info
+
+namespace preduce::cuda {
+PREDUCE_DEFINE_BACKEND_LIBRARY
+} // namespace preduce::cuda

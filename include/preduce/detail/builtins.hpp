@@ -60,12 +60,14 @@ PREDUCE_FOR_EACH_BUILTIN_REDUCER(PREDUCE_MARK_COMPILED)
 
 // What every backend library exports once per built-in reducer, as an overload set in its
 // own namespace (preduce::<backend>::compiled): one result, and one result per segment.
-#define PREDUCE_DECLARE_COMPILED_RUN(R)                                                               \
-    typename R::result_type run(::preduce::source_t<R> data, std::size_t n, const R& reducer,         \
-                                const ::preduce::options& opts);                                      \
-    void run_segments(::preduce::source_t<R> data, std::size_t n,                                     \
-                      const ::preduce::detail::segment_layout& layout, const R& reducer,              \
-                      typename R::result_type* out, const ::preduce::options& opts);
+// PREFIX goes before each declaration (the front end declares them weak: detail/linking.hpp).
+#define PREDUCE_COMPILED_RUN_DECLARATIONS(PREFIX, R)                                                  \
+    PREFIX typename R::result_type run(::preduce::source_t<R> data, std::size_t n, const R& reducer,  \
+                                       const ::preduce::options& opts);                               \
+    PREFIX void run_segments(::preduce::source_t<R> data, std::size_t n,                              \
+                             const ::preduce::detail::segment_layout& layout, const R& reducer,       \
+                             typename R::result_type* out, const ::preduce::options& opts);
+#define PREDUCE_DECLARE_COMPILED_RUN(R) PREDUCE_COMPILED_RUN_DECLARATIONS(, R)
 
 // The matching definitions: they forward to PREDUCE_BACKEND_NS::reduce_with and
 // reduce_segments_with, the backend's header-only entries (detail/entry.hpp: options, input

@@ -28,8 +28,7 @@
 
 #include "preduce/detail/entry.hpp"
 #include "preduce/kokkos/info.hpp"
-#include "preduce/host_simd/lane_fold.hpp"
-#include "preduce/host_simd/segments.hpp"
+#include "preduce/host_simd/kernels.hpp"
 #include "preduce/errors.hpp"
 #include "preduce/kokkos/detail/fixed_order.hpp"
 #include "preduce/kokkos/detail/fold.hpp"
@@ -65,7 +64,7 @@ inline constexpr std::size_t device_ordered_max_blocks = std::size_t(1) << 15;
 
 namespace detail {
 
-// Host execution spaces only (see run()), so a host function: host_fold is host code.
+// Host execution spaces only (see run()), so a host function: the host kernels are host code.
 template <class R>
 struct chunk_functor {
     source_t<R> src;
@@ -76,7 +75,7 @@ struct chunk_functor {
     void operator()(std::int64_t c, typename R::accumulator_type& acc) const {
         const std::size_t begin = static_cast<std::size_t>(c) * chunk;
         const std::size_t end = n - begin > chunk ? begin + chunk : n;
-        acc = R::combine(acc, ::preduce::detail::host_fold(reducer, src, begin, end, avx2));
+        acc = R::combine(acc, host_simd::kernels<R>::fold(reducer, src, begin, end, avx2));
     }
 };
 
@@ -178,16 +177,18 @@ typename R::result_type reduce_source(source_t<R> src, std::size_t n, const R& r
 // copies of the arrays that live in device memory, and the results are copied to `out`
 // wherever it lives: the same results, computed on the host.
 namespace detail {
+template <class Space>
+void run_tasks(const void*, std::size_t count, host_simd::task_ref task) {
+    Kokkos::parallel_for("preduce::kokkos::reduce_segments", policy<Space>(0, static_cast<std::int64_t>(count)),
+                         [&](std::int64_t t) { task(static_cast<std::size_t>(t)); });
+    Kokkos::fence();
+}
+
 template <class Space, precision P, class R>
 void reduce_segments_on(const R& reducer, source_t<R> src, const ::preduce::detail::segment_layout& layout,
                         typename R::result_type* out) {
     const auto threads = static_cast<std::size_t>(Space().concurrency());
-    ::preduce::detail::segmented::reduce<P>(reducer, src, layout, out, threads > 0 ? threads : 1,
-                                            [](std::size_t count, auto&& task) {
-        Kokkos::parallel_for("preduce::kokkos::reduce_segments", policy<Space>(0, static_cast<std::int64_t>(count)),
-                             [&](std::int64_t t) { task(static_cast<std::size_t>(t)); });
-        Kokkos::fence();
-    });
+    host_simd::segments<P>(reducer, src, layout, out, host_simd::executor{threads > 0 ? threads : 1, nullptr, &run_tasks<Space>});
 }
 } // namespace detail
 

@@ -15,11 +15,9 @@
 #include <type_traits>
 #include <vector>
 
-#include "preduce/host_simd/fixed_order_blocks.hpp"
 #include "preduce/detail/entry.hpp"
+#include "preduce/host_simd/kernels.hpp"
 #include "preduce/openmp/info.hpp"
-#include "preduce/host_simd/lane_fold.hpp"
-#include "preduce/host_simd/segments.hpp"
 #include "preduce/options.hpp"
 #include "preduce/reducers.hpp"
 
@@ -52,7 +50,7 @@ typename R::accumulator_type ordered_fold(const R& reducer, source_t<R> data, st
         const std::size_t first = chunks * t / team, last = chunks * (t + 1) / team;
         const std::size_t begin = first * tuning::chunk_elements;
         const std::size_t end = last * tuning::chunk_elements < n ? last * tuning::chunk_elements : n;
-        if (begin < end) partial[t] = ::preduce::detail::host_fold(reducer, data, begin, end, avx2);
+        if (begin < end) partial[t] = host_simd::kernels<R>::fold(reducer, data, begin, end, avx2);
     }
     A acc = R::identity();
     for (const A& p : partial) acc = R::combine(acc, p);
@@ -66,7 +64,7 @@ template <precision P, class R>
 typename R::result_type fixed_order(const R& reducer, source_t<R> data, std::size_t n, int threads) {
     namespace det = ::preduce::detail::det;
     using A = typename R::accumulator_type;
-    if (n < tuning::min_parallel_elements || threads <= 1) return det::reduce_host<P>(reducer, data, n);
+    if (n < tuning::min_parallel_elements || threads <= 1) return host_simd::reduce_fixed<P>(reducer, data, n);
     std::vector<det::value_t<P, A>> v(det::block_count(n));
     // 4 blocks (16K elements, as the fast path's chunks) per loop index.
     constexpr std::size_t per = 4;
@@ -76,7 +74,7 @@ typename R::result_type fixed_order(const R& reducer, source_t<R> data, std::siz
     for (std::int64_t t = 0; t < tasks; ++t) {
         const std::size_t b0 = static_cast<std::size_t>(t) * per;
         const std::size_t b1 = b0 + per < v.size() ? b0 + per : v.size();
-        det::host_block_values<P>(reducer, data, n, b0, b1, v.data(), avx2);
+        host_simd::block_values<P>(reducer, data, n, b0, b1, v.data(), avx2);
     }
     return det::finish_blocks<P>(reducer, v);
 }
@@ -92,12 +90,12 @@ typename R::result_type fast_order(const R& reducer, source_t<R> data, std::size
     auto chunk = [&](std::int64_t c) {
         const std::size_t begin = static_cast<std::size_t>(c) * tuning::chunk_elements;
         const std::size_t end = begin + tuning::chunk_elements < n ? begin + tuning::chunk_elements : n;
-        return ::preduce::detail::host_fold(reducer, data, begin, end, avx2);
+        return host_simd::kernels<R>::fold(reducer, data, begin, end, avx2);
     };
 
     // Too small to share: no parallel region at all (even an inactive one costs more
     // than folding a few thousand elements).
-    if (!parallel) return reducer.finish(::preduce::detail::host_fold(reducer, data, 0, n, avx2));
+    if (!parallel) return reducer.finish(host_simd::kernels<R>::fold(reducer, data, 0, n, avx2));
 
     if constexpr (!is_commutative_v<R>) return reducer.finish(ordered_fold(reducer, data, n, threads, avx2));
 
@@ -140,15 +138,17 @@ template <precision P, class R>
 void reduce_segments_source(source_t<R> src, std::size_t, const ::preduce::detail::segment_layout& layout, const R& reducer,
                             typename R::result_type* out, const options& opts) {
     const int threads = thread_count(opts);
-    ::preduce::detail::segmented::reduce<P>(reducer, src, layout, out, static_cast<std::size_t>(threads),
-                                            [threads](std::size_t count, auto&& task) {
-        if (threads <= 1 || count <= 1) {
+    const host_simd::executor team{static_cast<std::size_t>(threads), &threads,
+                                   [](const void* self, std::size_t count, host_simd::task_ref task) {
+        const int size = *static_cast<const int*>(self);
+        if (size <= 1 || count <= 1) {
             for (std::size_t t = 0; t < count; ++t) task(t);
             return;
         }
-#pragma omp parallel for schedule(dynamic, 1) num_threads(threads)
+#pragma omp parallel for schedule(dynamic, 1) num_threads(size)
         for (std::int64_t t = 0; t < static_cast<std::int64_t>(count); ++t) task(static_cast<std::size_t>(t));
-    });
+    }};
+    host_simd::segments<P>(reducer, src, layout, out, team);
 }
 
 PREDUCE_BACKEND_ENTRY_POINTS

@@ -6,7 +6,7 @@
 // of the block's elements alone, so the result has the bits of det::reduce_serial however
 // Kokkos schedules the blocks.
 //
-//  - host execution spaces: each index calls det::host_block_values, the SIMD form of the
+//  - host execution spaces: each index calls host_simd's block_values, the SIMD form of the
 //    host reference det::block_value (same bits).
 //  - device execution spaces: det::block_value itself, in device code (its additions are
 //    __fadd_rn / __dadd_rn there, never fused with a product of lift()), into a device
@@ -19,7 +19,7 @@
 #include <vector>
 
 #include "preduce/detail/fixed_order/order.hpp"
-#include "preduce/host_simd/fixed_order_blocks.hpp"
+#include "preduce/host_simd/kernels.hpp"
 #include "preduce/kokkos/detail/space.hpp"
 #include "preduce/kokkos/detail/stage.hpp"
 #include "preduce/precision.hpp"
@@ -40,7 +40,7 @@ struct fixed_order_host_functor {
     // The SIMD version of det::block_value (host_simd/fixed_order_blocks.hpp): same bits.
     void operator()(std::int64_t b) const {
         const auto i = static_cast<std::size_t>(b);
-        det::host_block_values<P>(reducer, src, n, i, i + 1, out, avx2);
+        ::preduce::host_simd::block_values<P>(reducer, src, n, i, i + 1, out, avx2);
     }
 };
 

@@ -1,3 +1,0 @@
-#include "compiled_of.cuh"
-
-PREDUCE_CUDA_COMPILE_BUILTINS_OF(std::uint16_t)

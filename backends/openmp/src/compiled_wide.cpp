@@ -1,9 +1,0 @@
-// The built-ins of the 32/64-bit element types (compiled_narrow.cpp: the narrow ones).
-#include "preduce/openmp/compiled.hpp"
-
-#include "preduce/openmp/reduce.hpp"
-
-#define PREDUCE_BACKEND_NS ::preduce::openmp
-namespace preduce::openmp::compiled {
-PREDUCE_FOR_EACH_WIDE_BUILTIN_REDUCER(PREDUCE_DEFINE_COMPILED_RUN)
-}

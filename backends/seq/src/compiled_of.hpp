@@ -1,0 +1,14 @@
+#pragma once
+// One element type's share of the built-ins compiled into libpreduce_seq: CMake generates a
+// source per element type that includes this and expands PREDUCE_COMPILE_BUILTINS_OF(type)
+// (cmake/PreduceElements.cmake). The host kernels they call are compiled once, into
+// preduce_host_kernels (compiled_kernels.hpp).
+#include "preduce/host_simd/compiled_kernels.hpp"
+#include "preduce/seq/compiled.hpp"
+#include "preduce/seq/reduce.hpp"
+
+#define PREDUCE_BACKEND_NS ::preduce::seq
+#define PREDUCE_COMPILE_BUILTINS_OF(T)                                                                \
+    namespace preduce::seq::compiled {                                                                  \
+    PREDUCE_BUILTIN_REDUCERS_OF(PREDUCE_DEFINE_COMPILED_RUN, T)                                       \
+    }
