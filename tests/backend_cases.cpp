@@ -327,6 +327,13 @@ TEMPLATE_TEST_CASE("deterministic and compensated sums have the same bits on eve
                 CHECK(bits_of(s) == bits_of(plain(sum_reducer<T>{}, x.data())));
                 CHECK(bits_of(ss) == bits_of(plain(sumsq_reducer<T>{}, x.data())));
                 CHECK(bits_of(d) == bits_of(plain(dot_reducer<T>{}, zip_source<T, T>{x.data(), y.data()})));
+                // nansum, on data where a NaN is every 7th element: NaN counts as +0.0, same bits
+                std::vector<T> holes(x.begin(), x.end());
+                for (std::size_t i = 0; i < holes.size(); i += 7) holes[i] = std::numeric_limits<T>::quiet_NaN();
+                const std::span<const T> h(holes);
+                const T ns = run(h, nansum, o);
+                CHECK(bits_of(ns) == bits_of(reduce(backend::seq, h, nansum, {.precision = p})));
+                CHECK(bits_of(ns) == bits_of(plain(nansum_reducer<T>{}, holes.data())));
             }
 }
 
@@ -370,6 +377,44 @@ TEMPLATE_TEST_CASE("a NaN deterministic or compensated sum is the canonical quie
                     CHECK(bits_of(run2(x, y, dot, o)) == bits_of(L::quiet_NaN()));
                 }
     }
+}
+
+TEMPLATE_TEST_CASE("nansum and nanmax skip NaN as NumPy does; no number at all gives +0.0 and NaN", "[float]", float,
+                   double) {
+    using T = TestType;
+    using L = std::numeric_limits<T>;
+    const std::vector<T> none;
+    CHECK(bits_of(run(none, nansum)) == bits_of(T(-0.0)));  // the identity, as sum
+    CHECK(oracle::is_nan(run(none, nanmax)));
+    for (std::size_t n : {1u, 5u, 4097u, 70001u}) {
+        INFO("n " << n);
+        std::vector<T> nans(n, L::quiet_NaN());
+        if (n > 1) nans[n / 2] = -L::quiet_NaN();
+        CHECK(bits_of(run(nans, nansum)) == bits_of(T(0.0)));
+        CHECK(bits_of(run(nans, nanmax)) == bits_of(L::quiet_NaN()));  // canonical
+        std::vector<T> v = nans;
+        v[n - 1] = -L::infinity();
+        CHECK(run(v, nanmax) == -L::infinity());
+        CHECK(run(v, nansum) == -L::infinity());
+        v[0] = T(-0.0);
+        CHECK(bits_of(run(v, nanmax)) == bits_of(T(-0.0)));
+        if (n > 2) {
+            v[1] = L::infinity();
+            CHECK(oracle::is_nan(run(v, nansum)));  // +inf + -inf, as NumPy
+            CHECK(run(v, nanmax) == L::infinity());
+        }
+    }
+}
+
+TEMPLATE_TEST_CASE("nansum of NaNs alone is +0.0 in the fixed order too", "[precision][float]", float, double) {
+    using T = TestType;
+    for (std::size_t n : {1u, 5u, 4097u, 70001u})
+        for (precision p : {precision::deterministic, precision::compensated}) {
+            INFO("n " << n << ", " << name(p));
+            const std::vector<T> nans(n, std::numeric_limits<T>::quiet_NaN());
+            CHECK(bits_of(run(nans, nansum, {.precision = p})) == bits_of(T(0.0)));
+            CHECK(bits_of(run(nans, nanmax, {.precision = p})) == bits_of(std::numeric_limits<T>::quiet_NaN()));
+        }
 }
 
 TEST_CASE("precision: exact operations ignore it and other float reductions refuse it", "[precision][errors]") {

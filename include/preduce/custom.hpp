@@ -23,6 +23,7 @@
 // products, concatenations) are safe by default.
 #include <concepts>
 #include <cstddef>
+#include <cstdint>
 #include <type_traits>
 #include <utility>
 
@@ -157,6 +158,12 @@ struct transformed_reducer {
     }
     PREDUCE_HD constexpr accumulator_type lift(const V& x, std::size_t i) const { return inner.lift(f(x), i); }
     PREDUCE_HD constexpr result_type finish(const accumulator_type& a) const { return inner.finish(a); }
+    // The inner reducer's resume (reducers.hpp), where it has one: a result is the inner one's.
+    constexpr accumulator_type resume(const result_type& r, std::uint64_t offset) const
+        requires requires(const Inner& i, const result_type& x, std::uint64_t o) { i.resume(x, o); }
+    {
+        return inner.resume(r, offset);
+    }
 };
 
 #if defined(__NVCC_DIAG_PRAGMA_SUPPORT__)

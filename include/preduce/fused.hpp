@@ -4,6 +4,7 @@
 // packs (detail/pack.hpp), so `auto [s, c] = reduce(..., fused(sum, count_if(...)))`.
 // It is commutative when every part is; otherwise every backend keeps operand order.
 #include <cstddef>
+#include <cstdint>
 #include <type_traits>
 #include <utility>
 
@@ -41,6 +42,11 @@ struct fused_reducer {
     PREDUCE_HD constexpr result_type finish(accumulator_type a) const noexcept {
         return finish_(a, std::index_sequence_for<R...>{});
     }
+    // Each part's resume (reducers.hpp), where every part has one.
+    template <class Result = result_type>
+    constexpr accumulator_type resume(const Result& r, std::uint64_t offset) const {
+        return resume_(r, offset, std::index_sequence_for<R...>{});
+    }
 
 private:
     template <std::size_t... I>
@@ -55,6 +61,10 @@ private:
     template <std::size_t... I>
     PREDUCE_HD constexpr result_type finish_(const accumulator_type& a, std::index_sequence<I...>) const noexcept {
         return make_pack(get<I>(parts).finish(get<I>(a))...);
+    }
+    template <std::size_t... I>
+    constexpr accumulator_type resume_(const result_type& r, std::uint64_t offset, std::index_sequence<I...>) const {
+        return make_pack(get<I>(parts).resume(get<I>(r), offset)...);
     }
 };
 

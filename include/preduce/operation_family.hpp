@@ -13,17 +13,24 @@
 namespace preduce {
 
 namespace detail {
+// Comparisons: kind min or max, or a reducer that says `compares` (argmin, argmax), or a fused
+// reducer whose parts all compare (minmax).
 template <class R>
-inline constexpr operation_family family_of_reducer = operation_family::sums;
+constexpr bool compares() {
+    if constexpr (requires { R::compares; }) return static_cast<bool>(R::compares);
+    else if constexpr (requires { R::kind; }) return R::kind == combine_kind::min || R::kind == combine_kind::max;
+    else return false;
+}
+template <class... R>
+constexpr bool compares_fused(const fused_reducer<R...>*) {
+    return (compares<R>() && ...);
+}
 template <class R>
-    requires(R::kind == combine_kind::min || R::kind == combine_kind::max)
-inline constexpr operation_family family_of_reducer<R> = operation_family::comparisons;
-template <class T>
-inline constexpr operation_family family_of_reducer<argmin_reducer<T>> = operation_family::comparisons;
-template <class T>
-inline constexpr operation_family family_of_reducer<argmax_reducer<T>> = operation_family::comparisons;
-template <class T>
-inline constexpr operation_family family_of_reducer<minmax_reducer<T>> = operation_family::comparisons;
+inline constexpr operation_family family_of_reducer = [] {
+    if constexpr (requires { compares_fused(static_cast<const R*>(nullptr)); })
+        return compares_fused(static_cast<const R*>(nullptr)) ? operation_family::comparisons : operation_family::sums;
+    else return compares<R>() ? operation_family::comparisons : operation_family::sums;
+}();
 } // namespace detail
 
 // The family of `op` over elements of type T.

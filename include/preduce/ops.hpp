@@ -8,6 +8,7 @@
 #include <string>
 #include <type_traits>
 
+#include "preduce/detail/operation_list.hpp"
 #include "preduce/detail/resolve.hpp"
 #include "preduce/detail/type_name.hpp"
 #include "preduce/errors.hpp"
@@ -24,13 +25,12 @@ struct op_tag {
     constexpr R<T> reducer_for() const noexcept { return R<T>{}; }
 };
 
-inline constexpr op_tag<sum_reducer> sum{};
-inline constexpr op_tag<wide_sum_reducer> wide_sum{};  // float summed in double, 32-bit ints in 64-bit
-inline constexpr op_tag<prod_reducer> prod{};
-inline constexpr op_tag<min_reducer> min{};
-inline constexpr op_tag<max_reducer> max{};
-inline constexpr op_tag<argmin_reducer> argmin{};
-inline constexpr op_tag<argmax_reducer> argmax{};
+// preduce::sum, preduce::max, preduce::nansum, ...: the op object of every plain built-in
+// operation (detail/operation_list.hpp); what each does is its reducer's (reducers.hpp,
+// transforms.hpp: name and help).
+#define PREDUCE_DEFINE_OP_OBJECT(name, ...) inline constexpr op_tag<name##_reducer> name{};
+PREDUCE_FOR_EACH_PLAIN_OPERATION(PREDUCE_DEFINE_OP_OBJECT)
+#undef PREDUCE_DEFINE_OP_OBJECT
 
 // A predicate as the caller wrote it, with thresholds of the caller's type U. It is
 // converted to the element type when reduce() runs, and refused (invalid_argument)
@@ -137,9 +137,6 @@ struct count_if_op {
 template <class U>
 constexpr count_if_op<U> count_if(predicate_spec<U> p) { return {p}; }
 
-// Transform-reduce built-ins.
-inline constexpr op_tag<sumsq_reducer> sumsq{};  // sum of x^2
-inline constexpr op_tag<asum_reducer> asum{};    // sum of |x|
 
 namespace detail {
 template <class V>
@@ -150,6 +147,7 @@ struct same_pair<zip_value<T, T>> : std::true_type { using element = T; };
 
 // sum of x[i] * y[i]: reduce(backend, x, y, preduce::dot).
 struct dot_op {
+    static constexpr const char* name = "dot";
     template <class V>
     constexpr auto reducer_for() const noexcept {
         static_assert(detail::same_pair<V>::value,
@@ -159,16 +157,19 @@ struct dot_op {
 };
 inline constexpr dot_op dot{};
 
-// Count, mean and variance in one pass (moments_result), or just one of them.
-inline constexpr op_tag<moments_reducer> moments{};
+// Count, mean and variance in one pass (preduce::moments: moments_result), or just one of them.
 struct mean_op {
     using reshapes_result = void;  // project() below
+    static constexpr const char* name = "mean";
+    static constexpr const char* help = "mean, as float64 (NaN for an empty input)";
     template <class T>
     constexpr moments_reducer<T> reducer_for() const noexcept { return {}; }
     constexpr double project(const moments_result& m) const noexcept { return m.mean; }
 };
 struct variance_op {
     using reshapes_result = void;  // project() below
+    static constexpr const char* name = "var";  // NumPy's name
+    static constexpr const char* help = "population variance (divide by n), as float64";
     template <class T>
     constexpr moments_reducer<T> reducer_for() const noexcept { return {}; }
     constexpr double project(const moments_result& m) const noexcept { return m.variance(); }
@@ -179,6 +180,8 @@ inline constexpr variance_op variance{};  // population variance (divide by n), 
 // min and max in one pass.
 struct minmax_op {
     using reshapes_result = void;  // project() below
+    static constexpr const char* name = "minmax";
+    static constexpr const char* help = "smallest and largest element in one pass; NaN propagates";
     template <class T>
     constexpr minmax_reducer<T> reducer_for() const noexcept { return {}; }
     template <class T>

@@ -2,6 +2,24 @@
 // The built-in operations as reducers: identity, lift (element -> accumulator),
 // combine (associative; commutative for every built-in) and finish (accumulator ->
 // result). Backends only ever call these four, which is what keeps them in agreement.
+//
+// Everything else that is known of an operation is said here too, and read by every part of
+// preduce that needs it (none keeps a list of its own):
+//   name, help               the operation's name and one line about it (the CLI's --op)
+//   kind, commutative        what combine is (OpenMP's clauses, Kokkos' and MPI's built-in
+//                            operations), and whether operands may be reordered
+//   compares                 min/max-like: backend::automatic's comparisons family
+//                            (operation_family.hpp); kind min/max imply it
+//   lift_is_exact            lift() never rounds (the fixed order then adds it straight
+//                            into its lanes: detail/fixed_order/order.hpp)
+//   same_bits_as             another reducer whose results have these bits: the compiled
+//                            built-ins compute it once (detail/same_bits.hpp)
+//   resume(result, offset)   the accumulator a finished result stands for, with its
+//                            indices moved by offset: how partial results of MPI ranks
+//                            combine (preduce::mpi)
+// Exactness is what the accumulator says: integers, order keys and (value, index) pairs
+// give the same bits in every order; floating-point sums (kind plus) take the fixed order
+// under precision::deterministic / compensated (detail/fixed_order/order.hpp).
 #include <bit>
 #include <cstddef>
 #include <cstdint>
@@ -55,18 +73,49 @@ using wide_t = std::conditional_t<detail::is_float_element_v<T>, double,
 
 // Sums and products accumulate in, and return, detail::compute_t<T>: T itself, except
 // float for 16-bit floats and 64 bits for 8- and 16-bit integers.
+namespace detail {
+// Signed 32- and 64-bit integers: their sums and products wrap in the unsigned twin, which
+// the unsigned type's reducer computes with the same bits.
+template <class T>
+inline constexpr bool has_unsigned_twin_v = std::is_integral_v<T> && std::is_signed_v<T> && sizeof(T) >= 4;
+template <template <class> class Red, class T>
+struct unsigned_twin {
+    using type = Red<T>;
+};
+template <template <class> class Red, class T>
+    requires has_unsigned_twin_v<T>
+struct unsigned_twin<Red, T> {
+    using type = Red<std::make_unsigned_t<T>>;
+};
+template <template <class> class Red, class T>
+using unsigned_twin_t = typename unsigned_twin<Red, T>::type;
+
+// The accumulator a finished sum, product or count stands for.
+template <class R>
+PREDUCE_HD constexpr typename R::accumulator_type resume_scalar(const typename R::result_type& r) noexcept {
+    return static_cast<typename R::accumulator_type>(r);
+}
+} // namespace detail
+
 template <class T>
 struct sum_reducer {
     using value_type = T;
     using accumulator_type = detail::wrap_t<detail::compute_t<T>>;
     using result_type = detail::compute_t<T>;
+    using same_bits_as = detail::unsigned_twin_t<sum_reducer, T>;
     static constexpr combine_kind kind = combine_kind::plus;
     static constexpr bool commutative = true;
+    static constexpr bool lift_is_exact = true;
     static constexpr const char* name = "sum";
+    static constexpr const char* help = "sum; floats in the element type (float16/bfloat16 in float32), integers wrap "
+                                        "(8/16-bit ones in 64 bits)";
     PREDUCE_HD static constexpr accumulator_type identity() noexcept { return detail::additive_identity<accumulator_type>(); }
     PREDUCE_HD constexpr accumulator_type lift(T x, std::size_t) const noexcept { return accumulator_type(detail::widen(x)); }
     PREDUCE_HD static constexpr accumulator_type combine(accumulator_type a, accumulator_type b) noexcept { return a + b; }
     PREDUCE_HD constexpr result_type finish(accumulator_type a) const noexcept { return static_cast<result_type>(a); }
+    PREDUCE_HD constexpr accumulator_type resume(result_type r, std::uint64_t) const noexcept {
+        return detail::resume_scalar<sum_reducer>(r);
+    }
 };
 
 template <class T>
@@ -74,9 +123,13 @@ struct wide_sum_reducer {
     using value_type = T;
     using accumulator_type = detail::wrap_t<wide_t<T>>;
     using result_type = wide_t<T>;
+    // 64-bit types and double keep their width: their wide sum is their sum.
+    using same_bits_as = std::conditional_t<sizeof(T) == 8, sum_reducer<T>, wide_sum_reducer>;
     static constexpr combine_kind kind = combine_kind::plus;
     static constexpr bool commutative = true;
+    static constexpr bool lift_is_exact = true;
     static constexpr const char* name = "wide_sum";
+    static constexpr const char* help = "sum in a wider type: floats in float64, integers in 64 bits";
     PREDUCE_HD static constexpr accumulator_type identity() noexcept { return detail::additive_identity<accumulator_type>(); }
     // Sign-extend first (int32 -> int64), then reinterpret as the unsigned twin.
     PREDUCE_HD constexpr accumulator_type lift(T x, std::size_t) const noexcept {
@@ -84,6 +137,9 @@ struct wide_sum_reducer {
     }
     PREDUCE_HD static constexpr accumulator_type combine(accumulator_type a, accumulator_type b) noexcept { return a + b; }
     PREDUCE_HD constexpr result_type finish(accumulator_type a) const noexcept { return static_cast<result_type>(a); }
+    PREDUCE_HD constexpr accumulator_type resume(result_type r, std::uint64_t) const noexcept {
+        return detail::resume_scalar<wide_sum_reducer>(r);
+    }
 };
 
 template <class T>
@@ -91,13 +147,18 @@ struct prod_reducer {
     using value_type = T;
     using accumulator_type = detail::wrap_t<detail::compute_t<T>>;
     using result_type = detail::compute_t<T>;
+    using same_bits_as = detail::unsigned_twin_t<prod_reducer, T>;
     static constexpr combine_kind kind = combine_kind::times;
     static constexpr bool commutative = true;
     static constexpr const char* name = "prod";
+    static constexpr const char* help = "product, accumulated as sum accumulates";
     PREDUCE_HD static constexpr accumulator_type identity() noexcept { return accumulator_type(1); }
     PREDUCE_HD constexpr accumulator_type lift(T x, std::size_t) const noexcept { return accumulator_type(detail::widen(x)); }
     PREDUCE_HD static constexpr accumulator_type combine(accumulator_type a, accumulator_type b) noexcept { return a * b; }
     PREDUCE_HD constexpr result_type finish(accumulator_type a) const noexcept { return static_cast<result_type>(a); }
+    PREDUCE_HD constexpr accumulator_type resume(result_type r, std::uint64_t) const noexcept {
+        return detail::resume_scalar<prod_reducer>(r);
+    }
 };
 
 namespace detail {
@@ -134,6 +195,7 @@ struct extremum_reducer {
         else return b < a ? b : a;
     }
     PREDUCE_HD constexpr T finish(T a) const noexcept { return a; }
+    PREDUCE_HD constexpr T resume(T r, std::uint64_t) const noexcept { return r; }
 };
 
 template <class T, bool Max>
@@ -169,6 +231,8 @@ struct extremum_reducer<T, Max> {
     PREDUCE_HD constexpr T finish(K k) const noexcept {
         return k == nan_key ? quiet_nan<T>() : value(k);
     }
+    // Any NaN result is the winning key.
+    PREDUCE_HD constexpr K resume(T r, std::uint64_t) const noexcept { return lift(r, 0); }
 };
 
 // Value and index. A NaN beats every number; between equals (and between NaNs) the
@@ -203,6 +267,9 @@ struct arg_extremum_reducer {
         if (is_nan(a.value)) a.value = std::numeric_limits<T>::quiet_NaN();
         return a;
     }
+    PREDUCE_HD constexpr accumulator_type resume(result_type r, std::uint64_t offset) const noexcept {
+        return {r.value, r.index == no_index ? no_index : static_cast<std::size_t>(r.index + offset)};
+    }
 };
 // Floats: the same rules on the order-preserving keys of extremum_reducer, with every NaN
 // mapped to the key that wins (0 for argmin, all ones for argmax). Ties of keys (equal
@@ -233,24 +300,69 @@ struct arg_extremum_reducer<T, Max> {
         return b_better || (a.key == b.key && b.index < a.index) ? b : a;
     }
     PREDUCE_HD constexpr result_type finish(accumulator_type a) const noexcept { return {keys{}.finish(a.key), a.index}; }
+    // Any NaN value is the winning key.
+    PREDUCE_HD constexpr accumulator_type resume(result_type r, std::uint64_t offset) const noexcept {
+        return lift(r.value, r.index == no_index ? no_index : static_cast<std::size_t>(r.index + offset));
+    }
 };
 } // namespace detail
 
 template <class T>
 struct min_reducer : detail::extremum_reducer<T, false> {
     static constexpr const char* name = "min";
+    static constexpr const char* help = "smallest element; NaN propagates, -0.0 is below +0.0";
 };
 template <class T>
 struct max_reducer : detail::extremum_reducer<T, true> {
     static constexpr const char* name = "max";
+    static constexpr const char* help = "largest element; NaN propagates, +0.0 is above -0.0";
 };
 template <class T>
 struct argmin_reducer : detail::arg_extremum_reducer<T, false> {
+    static constexpr bool compares = true;
     static constexpr const char* name = "argmin";
+    static constexpr const char* help = "smallest element and its index (the first one on ties; a NaN wins)";
 };
 template <class T>
 struct argmax_reducer : detail::arg_extremum_reducer<T, true> {
+    static constexpr bool compares = true;
     static constexpr const char* name = "argmax";
+    static constexpr const char* help = "largest element and its index (the first one on ties; a NaN wins)";
+};
+
+namespace detail {
+// The extremum of the elements that are not NaN (NumPy's nanmin/nanmax): the keys of
+// extremum_reducer, with NaN mapped to the key that loses to every number, which is also
+// the identity; finish() turns that key into NaN. An input with no number (empty, or all
+// NaN) gives NaN. Integers have no NaN: there it is min/max.
+template <class T, bool Max>
+struct nan_ignoring_extremum : extremum_reducer<T, Max> {};
+
+template <class T, bool Max>
+    requires is_float_element_v<T>
+struct nan_ignoring_extremum<T, Max> {
+    using keys = extremum_reducer<T, Max>;
+    using K = typename keys::K;
+    using value_type = T;
+    using accumulator_type = K;
+    using result_type = T;
+    static constexpr combine_kind kind = keys::kind;
+    static constexpr bool commutative = true;
+    // Below key(-inf) for max (no finite or infinite value has key 0), above key(+inf) for min.
+    static constexpr K none = static_cast<K>(Max ? K(0) : ~K(0));
+    PREDUCE_HD static constexpr K identity() noexcept { return none; }
+    PREDUCE_HD constexpr K lift(T x, std::size_t) const noexcept { return is_nan(x) ? none : keys::key(x); }
+    PREDUCE_HD static constexpr K combine(K a, K b) noexcept { return keys::combine(a, b); }
+    PREDUCE_HD constexpr T finish(K k) const noexcept { return k == none ? quiet_nan<T>() : keys::value(k); }
+    PREDUCE_HD constexpr K resume(T r, std::uint64_t) const noexcept { return lift(r, 0); }
+};
+} // namespace detail
+
+template <class T>
+struct nanmax_reducer : detail::nan_ignoring_extremum<T, true> {
+    using same_bits_as = std::conditional_t<detail::is_float_element_v<T>, nanmax_reducer, max_reducer<T>>;
+    static constexpr const char* name = "nanmax";
+    static constexpr const char* help = "largest element that is not NaN (NumPy's nanmax); NaN when there is none";
 };
 
 enum class predicate_kind { equal, not_equal, less, less_equal, greater, greater_equal, in_range, is_nan };
@@ -286,11 +398,13 @@ struct count_reducer {
     static constexpr combine_kind kind = combine_kind::plus;
     static constexpr bool commutative = true;
     static constexpr const char* name = "count_if";
+    static constexpr const char* help = "elements that satisfy --pred, as uint64";
     predicate<T> pred;
     PREDUCE_HD static constexpr accumulator_type identity() noexcept { return 0; }
     PREDUCE_HD constexpr accumulator_type lift(T x, std::size_t) const noexcept { return pred(x) ? 1u : 0u; }
     PREDUCE_HD static constexpr accumulator_type combine(accumulator_type a, accumulator_type b) noexcept { return a + b; }
     PREDUCE_HD constexpr result_type finish(accumulator_type a) const noexcept { return a; }
+    PREDUCE_HD constexpr accumulator_type resume(result_type r, std::uint64_t) const noexcept { return r; }
 };
 
 } // namespace preduce

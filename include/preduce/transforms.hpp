@@ -27,10 +27,14 @@ PREDUCE_HD constexpr wrap_t<compute_t<T>> as_acc(T x) noexcept {
 }
 } // namespace detail
 
+// Built on sum_reducer, they say every trait of their own that differs from sum's.
 template <class T>
 struct sumsq_reducer : sum_reducer<T> {
     using accumulator_type = typename sum_reducer<T>::accumulator_type;
+    using same_bits_as = detail::unsigned_twin_t<sumsq_reducer, T>;
+    static constexpr bool lift_is_exact = false;  // x * x rounds
     static constexpr const char* name = "sumsq";
+    static constexpr const char* help = "sum of squares (x * x in the sum's type)";
     PREDUCE_HD constexpr accumulator_type lift(T x, std::size_t) const noexcept {
         const accumulator_type a = detail::as_acc(x);
         return a * a;
@@ -42,7 +46,9 @@ struct sumsq_reducer : sum_reducer<T> {
 template <class T>
 struct asum_reducer : sum_reducer<T> {
     using accumulator_type = typename sum_reducer<T>::accumulator_type;
+    using same_bits_as = asum_reducer;  // |x| differs between a signed type and its twin
     static constexpr const char* name = "asum";
+    static constexpr const char* help = "sum of absolute values";
     PREDUCE_HD constexpr accumulator_type lift(T element, std::size_t) const noexcept {
         using C = detail::compute_t<T>;
         const C x = detail::widen(element);
@@ -58,15 +64,20 @@ struct dot_reducer {
     using value_type = zip_value<T, T>;
     using accumulator_type = detail::wrap_t<detail::compute_t<T>>;
     using result_type = detail::compute_t<T>;
+    using same_bits_as = detail::unsigned_twin_t<dot_reducer, T>;
     static constexpr combine_kind kind = combine_kind::plus;
     static constexpr bool commutative = true;
     static constexpr const char* name = "dot";
+    static constexpr const char* help = "sum of x[i] * y[i] over two inputs";
     PREDUCE_HD static constexpr accumulator_type identity() noexcept { return detail::additive_identity<accumulator_type>(); }
     PREDUCE_HD constexpr accumulator_type lift(value_type v, std::size_t) const noexcept {
         return detail::as_acc(v.first) * detail::as_acc(v.second);
     }
     PREDUCE_HD static constexpr accumulator_type combine(accumulator_type a, accumulator_type b) noexcept { return a + b; }
     PREDUCE_HD constexpr result_type finish(accumulator_type a) const noexcept { return static_cast<result_type>(a); }
+    PREDUCE_HD constexpr accumulator_type resume(result_type r, std::uint64_t) const noexcept {
+        return detail::resume_scalar<dot_reducer>(r);
+    }
 };
 
 // Count, mean and variance of the elements, in double whatever the element type.
@@ -123,6 +134,7 @@ struct moments_reducer {
     static constexpr combine_kind kind = combine_kind::custom;
     static constexpr bool commutative = true;
     static constexpr const char* name = "moments";
+    static constexpr const char* help = "count, mean and population variance in one pass, as float64";
     PREDUCE_HD static constexpr accumulator_type identity() noexcept { return {0.0, 0.0, 0.0}; }
     PREDUCE_HD constexpr accumulator_type lift(T x, std::size_t) const noexcept {
         return {1.0, static_cast<double>(detail::widen(x)), 0.0};
@@ -133,6 +145,23 @@ struct moments_reducer {
     PREDUCE_HD constexpr result_type finish(accumulator_type a) const noexcept {
         const double nan = std::numeric_limits<double>::quiet_NaN();
         return {static_cast<std::uint64_t>(a.n), a.n == 0.0 ? nan : a.mean, a.n == 0.0 ? nan : a.m2};
+    }
+    PREDUCE_HD constexpr accumulator_type resume(const result_type& r, std::uint64_t) const noexcept {
+        return r.count == 0 ? identity() : accumulator_type{static_cast<double>(r.count), r.mean, r.m2};
+    }
+};
+
+// The sum of the elements that are not NaN (NumPy's nansum): a NaN counts as +0.0, as NumPy
+// replaces it with zero, so an input of NaNs sums to +0.0 (an empty one to the identity,
+// -0.0, as sum). Integers have no NaN: there it is sum.
+template <class T>
+struct nansum_reducer : sum_reducer<T> {
+    using accumulator_type = typename sum_reducer<T>::accumulator_type;
+    using same_bits_as = std::conditional_t<detail::is_float_element_v<T>, nansum_reducer, sum_reducer<T>>;
+    static constexpr const char* name = "nansum";
+    static constexpr const char* help = "sum of the elements that are not NaN (NumPy's nansum)";
+    PREDUCE_HD constexpr accumulator_type lift(T x, std::size_t) const noexcept {
+        return detail::is_nan(x) ? accumulator_type(0) : accumulator_type(detail::widen(x));
     }
 };
 

@@ -100,6 +100,29 @@ void check_transforms(std::span<const T> x, const options& opts) {
     check_moments<T>(x, opts);
 }
 
+// nansum and nanmax (NumPy's): the non-NaN elements' exact sum within Higham's bound (a NaN
+// counts as +0.0), and their maximum, NaN where there is none; integers: sum and max.
+template <class T>
+void check_nan_ignoring(std::span<const T> x, const options& opts) {
+    const auto got_sum = run(x, preduce::nansum, opts);
+    const auto got_max = run(x, preduce::nanmax, opts);
+    std::vector<T> numbers;
+    for (const T v : x)
+        if (!oracle::is_nan(v)) numbers.push_back(v);
+    const std::span<const T> kept(numbers);
+    INFO("nansum " << show(got_sum) << " nanmax " << show(got_max) << "; " << numbers.size() << " of " << x.size()
+                   << " elements are numbers");
+    if constexpr (std::is_floating_point_v<T>) {
+        check_float_sum<T>(got_sum, kept, std::numeric_limits<T>::epsilon() / 2, "nansum");
+        if (numbers.empty()) CHECK(oracle::is_nan(got_max));
+        else CHECK(same(got_max, oracle::arg_extremum<T, true>(kept).value));
+    } else {
+        CHECK(got_sum == oracle::wrapped_sum<T>(x));
+        CHECK(same(got_max, oracle::arg_extremum<T, true>(x).value));
+    }
+    CHECK(same(got_max, reduce(backend::seq, x.data(), x.size(), preduce::nanmax)));
+}
+
 // Every op on x, on backend b. Prod is checked only when the caller says the data keep
 // the product finite and non-degenerate (see data.hpp's product_values).
 template <class T>
@@ -179,6 +202,7 @@ void check_every_op(std::span<const T> x, bool check_prod = false, options opts 
     }
 
     check_transforms<T>(x, opts);
+    check_nan_ignoring<T>(x, opts);
 }
 
 } // namespace preduce::test

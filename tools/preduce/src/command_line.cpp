@@ -13,20 +13,20 @@
 namespace preduce_cli {
 namespace {
 
-constexpr const char* footer = R"help(Operations (--op):
-  sum, wide_sum, prod  integer sums and products wrap; wide_sum adds float in double
-                       and 32-bit integers in 64 bits. 8- and 16-bit integers add in
-                       int64/uint64 (no wrap at 8 bits), float16 and bfloat16 in float32
-                       (wide_sum: float64); min and max keep the element type
-  min, max, minmax     smallest, largest, or both in one pass; NaN propagates
-  argmin, argmax       value and index of the smallest/largest (ties: lowest index)
-  count_if             number of elements matching --pred
-  sumsq, asum          sum of x^2, sum of |x|, accumulated like sum
-  dot                  sum of x[i]*y[i] over two inputs: --input and --input2
-  mean, var            mean and population variance (divide by n), as float64
-  moments              count, mean and population variance in one pass
+// The operations (--op), one line each from the library's names and help texts
+// (operation.hpp), then the rest of the footer.
+std::string operations_help() {
+    std::string text = "Operations (--op; 8- and 16-bit integers accumulate in 64 bits, float16 and\n"
+                       "bfloat16 in float32, integer sums and products wrap):\n";
+    for (const op_info& o : cli_operations()) {
+        std::string name(o.name);
+        name.resize(std::max<std::size_t>(name.size() + 2, 12), ' ');
+        text += "  " + name + std::string(o.help) + (o.binary ? " (--input and --input2)" : "") + "\n";
+    }
+    return text + "\n";
+}
 
-Input:
+constexpr const char* footer = R"help(Input:
   Without --input, --n values of --type (default f32) are generated from --seed:
   floats uniform in [-1, 1) (never 0; f16 and bf16: a float32 of those, rounded
   to the type), signed integers in [-100, 100], unsigned in [0, 100]; dot's
@@ -273,7 +273,7 @@ std::optional<segment_request> parse_segments(const flags& f, const operation& o
 } // namespace
 
 void define_flags(CLI::App& app, flags& f) {
-    app.footer(footer);
+    app.footer(operations_help() + footer);
     app.get_formatter()->column_width(28);
     auto* input = app.add_option("-i,--input", f.input, "Read the values from FILE instead of generating them")
                       ->type_name("FILE");
@@ -290,9 +290,9 @@ void define_flags(CLI::App& app, flags& f) {
         ->type_name(element_type_names("|"));
     app.add_option("-n,--n", f.n, "Number of generated values (default 2^24)")->type_name("N")->excludes(input);
     app.add_option("--seed", f.seed, "Seed of the generated values (default 42)")->type_name("S")->excludes(input);
-    app.add_option("--op", f.op,
-                   "sum, wide_sum, prod, min, max, argmin, argmax, count_if, sumsq, asum, dot, mean, var, minmax "
-                   "or moments (default sum); see Operations below")
+    std::string op_names;
+    for (const op_info& o : cli_operations()) op_names += (op_names.empty() ? "" : ", ") + std::string(o.name);
+    app.add_option("--op", f.op, "One of " + op_names + " (default sum); see Operations below")
         ->type_name("OP");
     app.add_option("--pred", f.pred,
                    "count_if's predicate KIND[:A[:B]]: equal, not_equal, less, less_equal, greater, greater_equal "

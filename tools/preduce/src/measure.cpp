@@ -27,21 +27,30 @@ backend_result measure(preduce::backend b, const run_settings& s, const void* da
     return {b, label_of(b, opts, data, bytes, family), to_result(*r), t, std::nullopt, std::nullopt, std::nullopt};
 }
 
-// Floating-point sums only (of x, |x|, x^2, x*y): integer sums are exact (or wrap by
-// definition), min, max, argmin, argmax and count_if involve no rounding at all, and
-// mean and var have no simple bound to hold them to.
+// Floating-point sums only (kind plus with a floating-point accumulator: the reducers that
+// take the fixed order): integer sums are exact (or wrap by definition), min, max, argmin,
+// argmax and count_if involve no rounding at all, and mean and var have no simple bound to
+// hold them to. A sum whose lift is exact (sum, wide_sum, asum, nansum: the reducer says
+// lift_is_exact) is measured against the exact sum of its lifted values; sumsq and dot
+// against the exact sum of the exact products.
 // float16 and bfloat16 are summed as their exact float values, and their sums (not wide_sum)
 // accumulate in float: their bound is float's.
-template <class T>
-std::optional<preduce::test::exact_sum> exact_reference(const std::vector<T>& xs, const std::vector<T>* ys,
-                                                          const operation& op, run_summary& summary) {
-    if constexpr (!is_floating_v<T>) {
+template <class T, class Op>
+std::optional<preduce::test::exact_sum> exact_reference(const std::vector<T>& xs, const std::vector<T>* ys, const Op& op,
+                                                          run_summary& summary) {
+    constexpr bool pairs = std::is_same_v<Op, preduce::dot_op>;
+    using R = preduce::detail::resolved_t<std::conditional_t<pairs, preduce::zip_value<T, T>, T>, Op>;
+    using A = typename R::accumulator_type;
+    constexpr bool float_sum =
+        is_floating_v<T> && preduce::detail::det::support_of<R>() == preduce::detail::det::support::float_sum;
+    constexpr bool products = pairs || std::is_same_v<R, preduce::sumsq_reducer<T>>;
+    if constexpr (!float_sum || (!preduce::detail::det::exact_lift_v<R> && !products)) {
         return std::nullopt;
     } else {
-        if (!op.is_sum_like()) return std::nullopt;
         using W = decltype(numeric(T{}));  // float for the 16-bit floats, else T
         const auto x = [&](std::size_t i) { return numeric(xs[i]); };
         const auto y = [&](std::size_t i) { return numeric((*ys)[i]); };
+        const R r = preduce::detail::resolve_reducer<std::conditional_t<pairs, preduce::zip_value<T, T>, T>>(op);
         preduce::test::exact_sum exact;
         double sum_abs = 0;
         // a*b exactly: in double for float, as the double product plus fma's exact
@@ -59,35 +68,34 @@ std::optional<preduce::test::exact_sum> exact_reference(const std::vector<T>& xs
             }
         };
         for (std::size_t i = 0; i < xs.size(); ++i) {
-            switch (op.kind) {
-            case op_kind::sumsq: add_product(x(i), x(i)); break;
-            case op_kind::dot: add_product(x(i), y(i)); break;
-            case op_kind::asum: exact.add(std::fabs(x(i))); sum_abs += std::fabs(static_cast<double>(x(i))); break;
-            default: exact.add(x(i)); sum_abs += std::fabs(static_cast<double>(x(i))); break;
+            if constexpr (pairs) {
+                add_product(x(i), y(i));
+            } else if constexpr (products) {
+                add_product(x(i), x(i));
+            } else {
+                const double v = static_cast<double>(r.lift(xs[i], i));  // exact: lift_is_exact
+                exact.add(v);
+                sum_abs += std::fabs(v);
             }
         }
-        // wide_sum accumulates in double; everything else in float for float, float16 and
-        // bfloat16, in double for double.
-        const bool in_float = std::is_same_v<W, float> && op.kind != op_kind::wide_sum;
+        // u of the accumulator: float for float, float16 and bfloat16 sums; double for
+        // double and for wide_sum.
         const double u =
-            in_float ? std::numeric_limits<float>::epsilon() / 2 : std::numeric_limits<double>::epsilon() / 2;
+            std::is_same_v<A, float> ? std::numeric_limits<float>::epsilon() / 2 : std::numeric_limits<double>::epsilon() / 2;
         const double n = static_cast<double>(xs.size());
         sum_reference ref{static_cast<double>(exact.value()), sum_abs, 0.0, "", "", ""};
-        switch (op.kind) {
-        case op_kind::sumsq:
-        case op_kind::dot:
+        if constexpr (products) {
             // Each product rounds once more than a plain sum's terms.
             ref.bound = n * u * sum_abs;
-            ref.what = op.kind == op_kind::dot ? "dot" : "sum x^2";
-            ref.formula = op.kind == op_kind::dot ? "n*u*sum|x*y|" : "n*u*sum x^2";
+            ref.what = pairs ? "dot" : "sum x^2";
+            ref.formula = pairs ? "n*u*sum|x*y|" : "n*u*sum x^2";
             ref.source = "Jeannerod-Rump";
-            break;
-        default:
+        } else {
+            const std::string name = R::name;
             ref.bound = n > 1 ? (n - 1) * u * sum_abs : 0.0;
-            ref.what = op.kind == op_kind::asum ? "sum|x|" : "sum";
+            ref.what = name == "sum" || name == "wide_sum" ? std::string("sum") : name;
             ref.formula = "(n-1)*u*sum|x|";
             ref.source = "Higham";
-            break;
         }
         summary.reference = std::move(ref);
         return exact;
@@ -149,7 +157,9 @@ run_summary run_all(const dataset& data, const dataset* second, const operation&
             // The caller checked that y has x's type and length (std::get throws otherwise).
             const std::vector<T>* y = second ? &std::get<std::vector<T>>(*second) : nullptr;
             run_summary summary = summary_for<T>(op, v.size(), y != nullptr);
+            std::optional<preduce::test::exact_sum> exact;
             with_preduce_op<T>(op, [&](const auto& pop) {
+                exact = exact_reference(v, y, pop, summary);
                 // dot compiles only in the two-input reduce(), the others only in the one-input one.
                 const auto call = [&](preduce::backend be, const preduce::options& o) {
                     if constexpr (std::is_same_v<std::remove_cvref_t<decltype(pop)>, preduce::dot_op>)
@@ -164,7 +174,7 @@ run_summary run_all(const dataset& data, const dataset* second, const operation&
                 return 0;
             });
             summary.precision = settings.precision;
-            if (const auto exact = exact_reference(v, y, op, summary)) {
+            if (exact) {
                 for (auto& r : summary.results) r.bits = bits_text(r.result.value);
                 summary.bit_identical = std::all_of(summary.results.begin(), summary.results.end(), [&](const auto& r) {
                     return r.bits == summary.results.front().bits;

@@ -1,29 +1,38 @@
 #include "operation.hpp"
 
+#include <algorithm>
 #include <array>
+#include <type_traits>
 #include <utility>
 #include <vector>
 
 namespace preduce_cli {
 namespace {
 
-constexpr std::array<std::pair<std::string_view, op_kind>, 15> ops{{
-    {"sum", op_kind::sum},
-    {"wide_sum", op_kind::wide_sum},
-    {"prod", op_kind::prod},
-    {"min", op_kind::min},
-    {"max", op_kind::max},
-    {"argmin", op_kind::argmin},
-    {"argmax", op_kind::argmax},
-    {"count_if", op_kind::count_if},
-    {"sumsq", op_kind::sumsq},
-    {"asum", op_kind::asum},
-    {"dot", op_kind::dot},
-    {"mean", op_kind::mean},
-    {"var", op_kind::var},
-    {"minmax", op_kind::minmax},
-    {"moments", op_kind::moments},
-}};
+// The report's shape of a result type.
+template <class Result>
+constexpr result_shape shape_of() {
+    if constexpr (requires(Result r) { r.index; }) return result_shape::arg;
+    else if constexpr (requires(Result r) { r.min; r.max; }) return result_shape::minmax;
+    else if constexpr (std::is_same_v<Result, preduce::moments_result>) return result_shape::moments;
+    else return result_shape::scalar;
+}
+
+// An op's row, read off its reducer for float32 data (every element type has the same shape).
+template <class Op>
+using float_reducer_t = preduce::detail::resolved_t<
+    std::conditional_t<std::is_same_v<Op, preduce::dot_op>, preduce::zip_value<float, float>, float>, Op>;
+
+template <class Op>
+op_info info_of(const Op& op, std::string_view name, std::string_view help) {
+    using Result = std::remove_cvref_t<decltype(preduce::detail::project(
+        op, std::declval<typename float_reducer_t<Op>::result_type>()))>;
+    return {name, help, shape_of<Result>(), std::is_same_v<Op, preduce::dot_op>, false};
+}
+template <class Op>
+op_info info_of(const Op& op) {
+    return info_of(op, float_reducer_t<Op>::name, float_reducer_t<Op>::help);
+}
 
 struct predicate_info {
     std::string_view name;
@@ -80,22 +89,38 @@ predicate_text parse_predicate(const std::string& text) {
 
 } // namespace
 
+const std::vector<op_info>& cli_operations() {
+    static const std::vector<op_info> ops = [] {
+        std::vector<op_info> v;
+#define PREDUCE_CLI_PLAIN_INFO(id, ...) v.push_back(info_of(preduce::id));
+        PREDUCE_FOR_EACH_PLAIN_OPERATION(PREDUCE_CLI_PLAIN_INFO)
+#undef PREDUCE_CLI_PLAIN_INFO
+        using count = preduce::count_reducer<float>;
+        v.push_back({count::name, count::help, result_shape::scalar, false, true});
+        v.push_back(info_of(preduce::dot));
+        for (const op_info& o : {info_of(preduce::mean, preduce::mean_op::name, preduce::mean_op::help),
+                                 info_of(preduce::variance, preduce::variance_op::name, preduce::variance_op::help),
+                                 info_of(preduce::minmax, preduce::minmax_op::name, preduce::minmax_op::help)})
+            v.push_back(o);
+        return v;
+    }();
+    return ops;
+}
+
 operation parse_operation(const std::string& op, const std::optional<std::string>& pred) {
     operation out;
-    bool found = false;
-    for (const auto& o : ops)
-        if (op == o.first) {
-            out.kind = o.second;
-            found = true;
-        }
-    if (!found) {
+    const auto& ops = cli_operations();
+    const auto found = std::find_if(ops.begin(), ops.end(), [&](const op_info& o) { return o.name == op; });
+    if (found == ops.end()) {
         std::string valid;
-        for (const auto& o : ops) valid += (valid.empty() ? "" : ", ") + std::string(o.first);
+        for (const auto& o : ops) valid += (valid.empty() ? "" : ", ") + std::string(o.name);
         throw usage_error("unknown --op '" + op + "'; valid: " + valid);
     }
     out.name = op;
     out.label = op;
-    if (out.kind == op_kind::count_if) {
+    out.result = found->shape;
+    out.binary = found->binary;
+    if (found->predicate) {
         if (!pred) throw usage_error("--op count_if needs --pred, e.g. --pred greater:0.5 or --pred in_range:0:10");
         out.pred = parse_predicate(*pred);
         out.pred_spec = *pred;

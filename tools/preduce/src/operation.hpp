@@ -4,6 +4,7 @@
 #include <optional>
 #include <string>
 #include <string_view>
+#include <vector>
 
 #include <preduce/preduce.hpp>
 
@@ -11,11 +12,6 @@
 #include "parse_number.hpp"
 
 namespace preduce_cli {
-
-enum class op_kind {
-    sum, wide_sum, prod, min, max, argmin, argmax, count_if,
-    sumsq, asum, dot, mean, var, minmax, moments,
-};
 
 // What one result looks like, which decides the columns of the report.
 enum class result_shape {
@@ -30,28 +26,31 @@ struct predicate_text {
     std::string a, b;  // thresholds as typed; parsed in the element type later
 };
 
+// The operations --op offers: every plain built-in of the library
+// (preduce/detail/operation_list.hpp), then count_if, dot, mean, var and minmax, whose op
+// objects take a predicate, two inputs or reshape their results. Names and help texts are
+// the library's (reducers.hpp, ops.hpp).
+struct op_info {
+    std::string_view name;
+    std::string_view help;
+    result_shape shape;
+    bool binary;     // reads two inputs side by side (dot)
+    bool predicate;  // needs --pred (count_if)
+};
+const std::vector<op_info>& cli_operations();
+
 struct operation {
-    op_kind kind = op_kind::sum;
     std::string name;    // "sum", "count_if", ...
     std::string label;   // name plus predicate, e.g. "count_if(greater:0.5)"
     std::optional<predicate_text> pred;
     std::string pred_spec;  // --pred as typed, empty unless count_if
+    result_shape result = result_shape::scalar;
+    bool binary = false;
 
-    bool is_arg() const { return kind == op_kind::argmin || kind == op_kind::argmax; }
+    bool is_arg() const { return result == result_shape::arg; }
     // Reads two inputs side by side (--input2, or a second generated vector).
-    bool is_binary() const { return kind == op_kind::dot; }
-    // Sums of element-type values (of x, |x|, x^2 or x*y): over floats they round, and
-    // the report measures that rounding against the exact value.
-    bool is_sum_like() const {
-        return kind == op_kind::sum || kind == op_kind::wide_sum || kind == op_kind::asum ||
-               kind == op_kind::sumsq || kind == op_kind::dot;
-    }
-    result_shape shape() const {
-        if (is_arg()) return result_shape::arg;
-        if (kind == op_kind::minmax) return result_shape::minmax;
-        if (kind == op_kind::moments) return result_shape::moments;
-        return result_shape::scalar;
-    }
+    bool is_binary() const { return binary; }
+    result_shape shape() const { return result; }
 };
 
 // Throws usage_error for an unknown op, a missing/extra/malformed --pred.
@@ -74,23 +73,14 @@ T threshold(const std::string& text, const char* what) {
 // reduce() accepts: f must tell it apart (std::same_as<..., preduce::dot_op>).
 template <class T, class F>
 auto with_preduce_op(const operation& op, F&& f) {
-    switch (op.kind) {
-    case op_kind::sum: return f(preduce::sum);
-    case op_kind::wide_sum: return f(preduce::wide_sum);
-    case op_kind::prod: return f(preduce::prod);
-    case op_kind::min: return f(preduce::min);
-    case op_kind::max: return f(preduce::max);
-    case op_kind::argmin: return f(preduce::argmin);
-    case op_kind::argmax: return f(preduce::argmax);
-    case op_kind::sumsq: return f(preduce::sumsq);
-    case op_kind::asum: return f(preduce::asum);
-    case op_kind::dot: return f(preduce::dot);
-    case op_kind::mean: return f(preduce::mean);
-    case op_kind::var: return f(preduce::variance);
-    case op_kind::minmax: return f(preduce::minmax);
-    case op_kind::moments: return f(preduce::moments);
-    case op_kind::count_if: break;
-    }
+#define PREDUCE_CLI_PLAIN_OP(id, ...) \
+    if (op.name == #id) return f(preduce::id);
+    PREDUCE_FOR_EACH_PLAIN_OPERATION(PREDUCE_CLI_PLAIN_OP)
+#undef PREDUCE_CLI_PLAIN_OP
+    if (op.name == preduce::dot_op::name) return f(preduce::dot);
+    if (op.name == preduce::mean_op::name) return f(preduce::mean);
+    if (op.name == preduce::variance_op::name) return f(preduce::variance);
+    if (op.name == preduce::minmax_op::name) return f(preduce::minmax);
     preduce::predicate_spec<T> spec{op.pred->kind, T{}, T{}};
     if (spec.kind != preduce::predicate_kind::is_nan) {
         const bool range = spec.kind == preduce::predicate_kind::in_range;

@@ -267,7 +267,7 @@ def case_default_run():
 def case_help():
     out = ok("--help")
     for word in ("--input", "--input2", "--op", "--pred", "--backend", "--format", "results",
-                 "sumsq", "asum", "dot", "mean", "var", "minmax", "moments",
+                 "sumsq", "asum", "dot", "mean", "var", "minmax", "moments", "nansum", "nanmax",
                  "i32|u32|i64|u64|f32|f64|i8|u8|i16|u16|f16|bf16", "i2 u2 f2 i1 u1", "|b1"):
         check(word in out, f"--help does not mention {word}")
 
@@ -286,6 +286,27 @@ def case_json_text_known():
     check(one_result("--input", path, "--op", "argmin")["result"] == {"value": 3, "index": 1}, "argmin")
     check(one_result("--input", path, "--op", "argmax")["result"] == {"value": 9, "index": 2}, "argmax")
     check(one_result("--input", path, "--op", "min")["result"] == 3, "min")
+
+
+@case
+def case_nan_ignoring_ops():
+    # nansum and nanmax skip NaN as NumPy's do; with no number at all nansum is 0.0 and
+    # nanmax NaN. Integers have no NaN: there they are sum and max.
+    path = write("holes.txt", "1.5\nnan\n-2.25\n4\nnan\n")
+    check(one_result("--input", path, "--type", "f64", "--op", "nansum")["result"] == 3.25, "nansum")
+    check(one_result("--input", path, "--type", "f32", "--op", "nanmax")["result"] == 4.0, "nanmax")
+    check(one_result("--input", path, "--type", "f64", "--op", "sum")["result"] == "nan", "sum keeps NaN")
+    path = write("all_nan.txt", "nan\nnan\n")
+    check(one_result("--input", path, "--type", "f64", "--op", "nansum")["result"] == 0.0, "nansum of NaNs")
+    check(one_result("--input", path, "--type", "f64", "--op", "nanmax")["result"] == "nan", "nanmax of NaNs")
+    path = write("ints.txt", "5\n-7\n3\n")
+    check(one_result("--input", path, "--op", "nansum")["result"] == 1, "nansum of integers")
+    check(one_result("--input", path, "--op", "nanmax")["result"] == 5, "nanmax of integers")
+    # Every backend, deterministic: the same bits; the report measures the error against the
+    # exact sum of the numbers.
+    recs = records("--n", 3000, "--type", "f32", "--op", "nansum", "--precision", "deterministic")
+    check(all(r["bits"] == recs[0]["bits"] for r in recs), recs)
+    check(all(abs(r["error"]) <= r["error_bound"] for r in recs), recs)
 
 
 @case

@@ -214,16 +214,13 @@ PREDUCE_HD inline A result(const value_t<P, A>& v) noexcept {
     return is_nan(out) ? quiet_nan<A>() : out;
 }
 
-// Lifts whose result is exact (a conversion, an absolute value): nothing in them can be
-// fused with the addition that follows.
+// Lifts whose result is exact (a conversion, an absolute value: the reducer says
+// lift_is_exact): nothing in them can be fused with the addition that follows.
 template <class R>
-inline constexpr bool exact_lift_v = false;
-template <class T>
-inline constexpr bool exact_lift_v<sum_reducer<T>> = true;
-template <class T>
-inline constexpr bool exact_lift_v<wide_sum_reducer<T>> = true;
-template <class T>
-inline constexpr bool exact_lift_v<asum_reducer<T>> = true;
+inline constexpr bool exact_lift_v = [] {
+    if constexpr (requires { R::lift_is_exact; }) return static_cast<bool>(R::lift_is_exact);
+    else return false;
+}();
 
 // No FMA contraction where a lifted value meets a lane addition, whatever the flags of the
 // translation unit that instantiates the fixed order (contraction happens after inlining,

@@ -21,41 +21,19 @@
 
 namespace preduce::mpi::detail {
 
-template <class R>
-inline constexpr bool is_fused_v = false;
-template <class... P>
-inline constexpr bool is_fused_v<fused_reducer<P...>> = true;
-
-template <class R>
-inline constexpr bool is_moments_v = std::is_same_v<typename R::accumulator_type, ::preduce::detail::moments_acc>;
-
-template <class R>
-inline constexpr bool is_arg_v = false;
-template <class T>
-inline constexpr bool is_arg_v<argmin_reducer<T>> = true;
-template <class T>
-inline constexpr bool is_arg_v<argmax_reducer<T>> = true;
-
-// The accumulator a local result stands for; offset (the rank's first global position)
-// turns local argmin/argmax indices into global ones.
+// The accumulator a local result stands for, by the reducer's own resume() (reducers.hpp);
+// offset (the rank's first global position) turns local indices into global ones. A
+// reducer of the caller's without resume() must be a plain sum or product (kind plus or
+// times), whose result is its accumulator.
 template <class R>
 typename R::accumulator_type unfinish(const R& r, const typename R::result_type& res, std::uint64_t offset) {
-    using A = typename R::accumulator_type;
-    if constexpr (is_fused_v<R>) {
-        return [&]<std::size_t... I>(std::index_sequence<I...>) {
-            return make_pack(unfinish(get<I>(r.parts), get<I>(res), offset)...);
-        }(std::make_index_sequence<R::size>{});
-    } else if constexpr (is_moments_v<R>) {
-        if (res.count == 0) return R::identity();
-        return A{static_cast<double>(res.count), res.mean, res.m2};
-    } else if constexpr (is_arg_v<R>) {
-        const std::size_t index = res.index == no_index ? no_index : static_cast<std::size_t>(res.index + offset);
-        return r.lift(res.value, index);  // floats: the key (any NaN the winning key); integers: the pair
-    } else if constexpr (R::kind == combine_kind::min || R::kind == combine_kind::max) {
-        return r.lift(res, 0);  // floats: the order-preserving key, NaN the winning one
+    if constexpr (requires { r.resume(res, offset); }) {
+        return r.resume(res, offset);
     } else {
-        static_assert(R::kind == combine_kind::plus || R::kind == combine_kind::times, "no accumulator for this result");
-        return static_cast<A>(res);  // integers: their unsigned twin, the same bits
+        static_assert(R::kind == combine_kind::plus || R::kind == combine_kind::times,
+                      "preduce::mpi: the reducer has no resume(result, offset) (reducers.hpp), and its result is not "
+                      "its accumulator");
+        return static_cast<typename R::accumulator_type>(res);
     }
 }
 
@@ -77,7 +55,7 @@ constexpr bool has_builtin_op() {
     constexpr bool known = std::is_same_v<A, float> || std::is_same_v<A, double> || std::is_same_v<A, std::int32_t> ||
                            std::is_same_v<A, std::uint32_t> || std::is_same_v<A, std::int64_t> ||
                            std::is_same_v<A, std::uint64_t>;
-    if constexpr (!known || is_fused_v<R> || is_moments_v<R> || is_arg_v<R>) return false;
+    if constexpr (!known) return false;  // structured accumulators (argmin, moments, fused packs)
     else if constexpr (R::kind == combine_kind::min || R::kind == combine_kind::max) return std::is_integral_v<A>;
     else return R::kind == combine_kind::plus || R::kind == combine_kind::times;
 }

@@ -13,11 +13,14 @@
 //   kernels<R>::segments_<order>(r, src, layout, out, exec)   one result per segment
 // <order>: fast, deterministic, compensated; the fixed-order members run only for reducers
 // that take the fixed order (det::takes_fixed_order_v), as entry.hpp's with_order routes them.
+// A reducer whose results have another reducer's bits (detail/same_bits.hpp) forwards every
+// member to that reducer's kernels.
 #include <cstddef>
 #include <exception>
 #include <vector>
 
 #include "preduce/detail/fixed_order/order.hpp"
+#include "preduce/detail/same_bits.hpp"
 #include "preduce/detail/segments.hpp"
 #include "preduce/host_simd/fixed_order_blocks.hpp"
 #include "preduce/host_simd/lane_fold.hpp"
@@ -105,8 +108,15 @@ typename R::result_type reduce_fixed(const R& r, source_t<R> src, std::size_t n)
 // ---- definitions ----------------------------------------------------------------------------------
 
 template <class R>
+inline constexpr bool computed_elsewhere = ::preduce::detail::computed_elsewhere_v<R>;
+template <class R>
+using computing = ::preduce::detail::computed_as_t<R>;
+
+template <class R>
 typename kernels<R>::A kernels<R>::fold(const R& r, source_t<R> src, std::size_t begin, std::size_t end, bool avx2) {
-    return ::preduce::detail::host_fold(r, src, begin, end, avx2);
+    if constexpr (computed_elsewhere<R>)
+        return kernels<computing<R>>::fold({}, ::preduce::detail::computing_source<R>(src), begin, end, avx2);
+    else return ::preduce::detail::host_fold(r, src, begin, end, avx2);
 }
 
 // The fixed-order members of a reducer outside the fixed order are never called (with_order
@@ -114,7 +124,9 @@ typename kernels<R>::A kernels<R>::fold(const R& r, source_t<R> src, std::size_t
 template <class R>
 void kernels<R>::block_values_deterministic(const R& r, source_t<R> src, std::size_t n, std::size_t b0, std::size_t b1,
                                             value<precision::deterministic>* out, bool avx2) {
-    if constexpr (::preduce::detail::det::takes_fixed_order_v<R>)
+    if constexpr (computed_elsewhere<R>)
+        kernels<computing<R>>::block_values_deterministic({}, ::preduce::detail::computing_source<R>(src), n, b0, b1, out, avx2);
+    else if constexpr (::preduce::detail::det::takes_fixed_order_v<R>)
         ::preduce::detail::det::host_block_values<precision::deterministic>(r, src, n, b0, b1, out, avx2);
     else std::terminate();
 }
@@ -122,7 +134,9 @@ void kernels<R>::block_values_deterministic(const R& r, source_t<R> src, std::si
 template <class R>
 void kernels<R>::block_values_compensated(const R& r, source_t<R> src, std::size_t n, std::size_t b0, std::size_t b1,
                                           value<precision::compensated>* out, bool avx2) {
-    if constexpr (::preduce::detail::det::takes_fixed_order_v<R>)
+    if constexpr (computed_elsewhere<R>)
+        kernels<computing<R>>::block_values_compensated({}, ::preduce::detail::computing_source<R>(src), n, b0, b1, out, avx2);
+    else if constexpr (::preduce::detail::det::takes_fixed_order_v<R>)
         ::preduce::detail::det::host_block_values<precision::compensated>(r, src, n, b0, b1, out, avx2);
     else std::terminate();
 }
@@ -130,13 +144,19 @@ void kernels<R>::block_values_compensated(const R& r, source_t<R> src, std::size
 template <class R>
 void kernels<R>::segments_fast(const R& r, source_t<R> src, const ::preduce::detail::segment_layout& layout,
                                result_type* out, const executor& exec) {
-    ::preduce::detail::segmented::reduce<precision::fast>(r, src, layout, out, exec.threads, exec);
+    if constexpr (computed_elsewhere<R>)
+        kernels<computing<R>>::segments_fast({}, ::preduce::detail::computing_source<R>(src), layout,
+                                             ::preduce::detail::computing_output<R>(out), exec);
+    else ::preduce::detail::segmented::reduce<precision::fast>(r, src, layout, out, exec.threads, exec);
 }
 
 template <class R>
 void kernels<R>::segments_deterministic(const R& r, source_t<R> src, const ::preduce::detail::segment_layout& layout,
                                         result_type* out, const executor& exec) {
-    if constexpr (::preduce::detail::det::takes_fixed_order_v<R>)
+    if constexpr (computed_elsewhere<R>)
+        kernels<computing<R>>::segments_deterministic({}, ::preduce::detail::computing_source<R>(src), layout,
+                                                  ::preduce::detail::computing_output<R>(out), exec);
+    else if constexpr (::preduce::detail::det::takes_fixed_order_v<R>)
         ::preduce::detail::segmented::reduce<precision::deterministic>(r, src, layout, out, exec.threads, exec);
     else std::terminate();
 }
@@ -144,7 +164,10 @@ void kernels<R>::segments_deterministic(const R& r, source_t<R> src, const ::pre
 template <class R>
 void kernels<R>::segments_compensated(const R& r, source_t<R> src, const ::preduce::detail::segment_layout& layout,
                                       result_type* out, const executor& exec) {
-    if constexpr (::preduce::detail::det::takes_fixed_order_v<R>)
+    if constexpr (computed_elsewhere<R>)
+        kernels<computing<R>>::segments_compensated({}, ::preduce::detail::computing_source<R>(src), layout,
+                                                  ::preduce::detail::computing_output<R>(out), exec);
+    else if constexpr (::preduce::detail::det::takes_fixed_order_v<R>)
         ::preduce::detail::segmented::reduce<precision::compensated>(r, src, layout, out, exec.threads, exec);
     else std::terminate();
 }
