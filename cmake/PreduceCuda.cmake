@@ -25,4 +25,13 @@ if(CMAKE_CUDA_COMPILER)
   if(CUDAToolkit_FOUND)
     set(PREDUCE_CUDA_FOUND TRUE)
   endif()
+  # The CUDA runtime the CUDA backend and preduce's programs link: the static one for static
+  # libraries (a machine without CUDA runs the binaries; the backend then reports itself
+  # unusable), the shared one with BUILD_SHARED_LIBS, so that preduce and the program that
+  # loads it share one runtime (its streams, devices and error state).
+  if(BUILD_SHARED_LIBS)
+    set(PREDUCE_CUDART CUDA::cudart)
+  else()
+    set(PREDUCE_CUDART CUDA::cudart_static)
+  endif()
 endif()

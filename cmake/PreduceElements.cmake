@@ -1,20 +1,47 @@
-# The element types of the compiled built-ins, read from the list the C++ side expands
-# (include/preduce/detail/elements.hpp): PREDUCE_ELEMENTS holds their short names (int32,
-# ..., bfloat16) and PREDUCE_ELEMENT_<name> the C++ spelling of each.
+# The element types of the compiled built-ins. Every type preduce knows is read from the list
+# the C++ side expands (include/preduce/detail/elements.hpp): PREDUCE_KNOWN_ELEMENTS holds
+# their short names (int32, ..., bfloat16) and PREDUCE_ELEMENT_<name> the C++ spelling of
+# each. PREDUCE_ELEMENTS (a cache variable, default all of them) is the ones this build
+# compiles: a program that reduces only floats can have a preduce of floats alone, which
+# builds in a fraction of the time (the command-line program, tests and benchmarks need all).
 file(READ "${PROJECT_SOURCE_DIR}/include/preduce/detail/elements.hpp" _preduce_elements_text)
 string(REGEX MATCHALL "X\\([:a-z0-9_]+\\)" _preduce_element_entries "${_preduce_elements_text}")
-set(PREDUCE_ELEMENTS "")
+set(PREDUCE_KNOWN_ELEMENTS "")
 foreach(entry IN LISTS _preduce_element_entries)
   string(REGEX REPLACE "^X\\((.+)\\)$" "\\1" type "${entry}")
   string(REGEX REPLACE "^(::preduce::|std::)" "" name "${type}")
   string(REGEX REPLACE "_t$" "" name "${name}")
-  list(APPEND PREDUCE_ELEMENTS ${name})
+  list(APPEND PREDUCE_KNOWN_ELEMENTS ${name})
   set(PREDUCE_ELEMENT_${name} "${type}")
 endforeach()
-list(LENGTH PREDUCE_ELEMENTS _preduce_element_count)
+list(LENGTH PREDUCE_KNOWN_ELEMENTS _preduce_element_count)
 if(NOT _preduce_element_count EQUAL 12)
   message(FATAL_ERROR "cmake/PreduceElements.cmake read ${_preduce_element_count} element types from elements.hpp, "
-                      "expected 12: ${PREDUCE_ELEMENTS}")
+                      "expected 12: ${PREDUCE_KNOWN_ELEMENTS}")
+endif()
+
+set(PREDUCE_ELEMENTS "${PREDUCE_KNOWN_ELEMENTS}" CACHE STRING
+    "Element types of the compiled built-ins (a list, or separated by commas): some of ${PREDUCE_KNOWN_ELEMENTS}")
+string(REPLACE "," ";" PREDUCE_ELEMENTS "${PREDUCE_ELEMENTS}")
+list(REMOVE_DUPLICATES PREDUCE_ELEMENTS)
+set(PREDUCE_BUILTIN_ELEMENT_LIST "")
+set(PREDUCE_BUILTIN_REDUCER_LIST "")
+foreach(name IN LISTS PREDUCE_ELEMENTS)
+  if(NOT name IN_LIST PREDUCE_KNOWN_ELEMENTS)
+    message(FATAL_ERROR "PREDUCE_ELEMENTS: '${name}' is not an element type preduce knows: ${PREDUCE_KNOWN_ELEMENTS}")
+  endif()
+  string(APPEND PREDUCE_BUILTIN_ELEMENT_LIST "X(${PREDUCE_ELEMENT_${name}}) ")
+  string(APPEND PREDUCE_BUILTIN_REDUCER_LIST "PREDUCE_BUILTIN_REDUCERS_OF(X, ${PREDUCE_ELEMENT_${name}}) ")
+endforeach()
+if(NOT PREDUCE_ELEMENTS)
+  message(FATAL_ERROR "PREDUCE_ELEMENTS is empty: name at least one of ${PREDUCE_KNOWN_ELEMENTS}")
+endif()
+list(LENGTH PREDUCE_ELEMENTS _preduce_chosen_count)
+if(_preduce_chosen_count LESS _preduce_element_count AND (PREDUCE_BUILD_TESTS OR PREDUCE_BUILD_BENCH OR
+   PREDUCE_BUILD_TOOLS OR PREDUCE_BUILD_FUZZ))
+  message(FATAL_ERROR "PREDUCE_ELEMENTS=${PREDUCE_ELEMENTS} leaves types out, which the tests, benchmarks, "
+                      "fuzzers and command-line program all use: configure with -DPREDUCE_BUILD_TESTS=OFF "
+                      "-DPREDUCE_BUILD_BENCH=OFF -DPREDUCE_BUILD_TOOLS=OFF -DPREDUCE_BUILD_FUZZ=OFF")
 endif()
 
 # preduce_sources_per_element(<var> <header> <extension>): one source per element type, each

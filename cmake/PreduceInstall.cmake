@@ -1,5 +1,7 @@
-# install(EXPORT) so that find_package(preduce CONFIG) gives preduce::preduce and one
-# target per backend (preduce::seq, preduce::openmp, ...), and preduce::mpi when built.
+# install(EXPORT) so that find_package(preduce CONFIG) gives preduce::preduce (the front end
+# with every backend), preduce::frontend, one target per backend (preduce::seq,
+# preduce::openmp, ...), and preduce::mpi when built; the backends are components
+# (preduceConfig.cmake.in).
 include(CMakePackageConfigHelpers)
 
 set(PREDUCE_CMAKE_DIR "${CMAKE_INSTALL_LIBDIR}/cmake/preduce")
@@ -24,6 +26,13 @@ install(DIRECTORY "${PROJECT_SOURCE_DIR}/include/" DESTINATION "${CMAKE_INSTALL_
 install(FILES "${PROJECT_BINARY_DIR}/include/preduce/config.hpp" DESTINATION "${CMAKE_INSTALL_INCLUDEDIR}/preduce")
 install(EXPORT preduceTargets NAMESPACE preduce:: DESTINATION "${PREDUCE_CMAKE_DIR}")
 
+if(BUILD_SHARED_LIBS)
+  set(PREDUCE_SHARED TRUE)
+  set(PREDUCE_LIBRARY_KIND "shared")
+else()
+  set(PREDUCE_SHARED FALSE)
+  set(PREDUCE_LIBRARY_KIND "static")
+endif()
 configure_package_config_file(cmake/preduceConfig.cmake.in "${PROJECT_BINARY_DIR}/preduceConfig.cmake"
   INSTALL_DESTINATION "${PREDUCE_CMAKE_DIR}")
 write_basic_package_version_file("${PROJECT_BINARY_DIR}/preduceConfigVersion.cmake"

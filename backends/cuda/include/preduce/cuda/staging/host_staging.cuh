@@ -12,6 +12,7 @@
 
 #include "preduce/cuda/grid/launch.cuh"
 #include "preduce/cuda/grid/fixed_order.cuh"
+#include "preduce/cuda/runtime/callback.hpp"
 #include "preduce/cuda/runtime/memory.hpp"
 #include "preduce/cuda/staging/parallel_copy.hpp"
 #include "preduce/cuda/runtime/placement.hpp"
@@ -73,11 +74,15 @@ struct chunk_layout {
 // on_chunk(part, len, begin, k, stream) enqueues the work on the chunk's stream; then both
 // streams join result_stream, on_joined() enqueues the rest there, and the call waits for
 // result_stream (the staging buffers go back to the pool after it).
-template <class S, class OnChunk, class OnJoined>
-void stage_from_host(S src, std::size_t n, const std::array<bool, columns<S>::count>& pageable, std::size_t align,
-                     cudaStream_t result_stream, OnChunk&& on_chunk, OnJoined&& on_joined) {
-    using C = columns<S>;
-    const chunk_layout<C::count> layout(C::element_bytes, pageable);
+// The loop of stage_from_host, compiled once per number of arrays (not once per reducer and
+// order): the arrays as untyped pointers, each chunk handed to on_chunk.
+template <std::size_t N>
+void stage_chunks(const std::array<const void*, N>& whole, const std::array<std::size_t, N>& element_bytes,
+                  std::size_t n, const std::array<bool, N>& pageable, std::size_t align, cudaStream_t result_stream,
+                  callback<void(const std::array<const void*, N>&, std::size_t, std::size_t, std::size_t, cudaStream_t)>
+                      on_chunk,
+                  callback<void()> on_joined) {
+    const chunk_layout<N> layout(element_bytes, pageable);
     const std::size_t chunk_elements = layout.elements / align * align;
     if (chunk_elements == 0)
         throw invalid_argument("preduce::cuda: elements too large for the staging chunk");
@@ -105,16 +110,15 @@ void stage_from_host(S src, std::size_t n, const std::array<bool, columns<S>::co
     check(cudaEventRecord(caller_ready.get(), result_stream), "cudaEventRecord");
     for (auto& s : st.streams) check(cudaStreamWaitEvent(s.get(), caller_ready.get(), 0), "cudaStreamWaitEvent");
 
-    const typename C::pointers whole = C::of(src);
     for (std::size_t k = 0; k < chunks; ++k) {
         const int b = static_cast<int>(k % 2);
         cudaStream_t s = st.streams[b].get();
         const std::size_t begin = k * chunk_elements;
         const std::size_t len = n - begin < chunk_elements ? n - begin : chunk_elements;
         if (k >= 2) check(cudaEventSynchronize(st.copied[b].get()), "cudaEventSynchronize");
-        typename C::pointers part{};
-        for (std::size_t c = 0; c < C::count; ++c) {
-            const std::size_t size = C::element_bytes[c];
+        std::array<const void*, N> part{};
+        for (std::size_t c = 0; c < N; ++c) {
+            const std::size_t size = element_bytes[c];
             const char* from = static_cast<const char*>(whole[c]) + begin * size;
             if (!pageable[c]) {
                 part[c] = from;
@@ -127,7 +131,7 @@ void stage_from_host(S src, std::size_t n, const std::array<bool, columns<S>::co
             part[c] = device;
         }
         check(cudaEventRecord(st.copied[b].get(), s), "cudaEventRecord");
-        on_chunk(C::make(part), len, begin, k, s);
+        on_chunk(part, len, begin, k, s);
     }
     // Join both streams into the result stream.
     event done[2];
@@ -141,6 +145,15 @@ void stage_from_host(S src, std::size_t n, const std::array<bool, columns<S>::co
 }
 
 // Elements per staging chunk for src's arrays (rounded down to a multiple of align).
+template <class S, class OnChunk, class OnJoined>
+void stage_from_host(S src, std::size_t n, const std::array<bool, columns<S>::count>& pageable, std::size_t align,
+                     cudaStream_t result_stream, OnChunk&& on_chunk, OnJoined&& on_joined) {
+    using C = columns<S>;
+    auto chunk = [&](const typename C::pointers& part, std::size_t len, std::size_t begin, std::size_t k,
+                     cudaStream_t s) { on_chunk(C::make(part), len, begin, k, s); };
+    stage_chunks<C::count>(C::of(src), C::element_bytes, n, pageable, align, result_stream, chunk, on_joined);
+}
+
 template <class S>
 std::size_t staged_chunk_elements(const std::array<bool, columns<S>::count>& pageable, std::size_t align) {
     return chunk_layout<columns<S>::count>(columns<S>::element_bytes, pageable).elements / align * align;
