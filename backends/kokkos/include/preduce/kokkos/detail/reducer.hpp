@@ -75,7 +75,7 @@ constexpr bool same_bits(A a, A b) {
 
 // The Kokkos reducer equal to R, or none. The identity comparison is part of the choice,
 // so a reducer whose identity differs from Kokkos' silently takes combine_reducer, which
-// is always right; compiled_wide.cpp asserts that the built-in reducers do take Kokkos' path.
+// is always right; src/info.cpp asserts that the built-in reducers do take Kokkos' path.
 template <class R>
 constexpr kokkos_builtin builtin_for() {
     using A = typename R::accumulator_type;
