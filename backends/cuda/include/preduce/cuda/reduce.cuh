@@ -28,6 +28,7 @@
 #include "preduce/cuda/grid/launch.cuh"
 #include "preduce/cuda/grid/segments.cuh"
 #include "preduce/cuda/multi_gpu/multi_gpu.cuh"
+#include "preduce/cuda/runtime/callback.hpp"
 #include "preduce/cuda/runtime/check.hpp"
 #include "preduce/cuda/runtime/memory.hpp"
 #include "preduce/cuda/runtime/placement.hpp"
@@ -108,6 +109,67 @@ typename R::result_type reduce_source(source_t<R> src, std::size_t n, const R& r
     return *host;
 }
 
+namespace detail {
+// The host side of a segmented call around its kernels, which does not depend on the reducer
+// (compiled once per number of input arrays, not once per reducer and order): the arrays,
+// offsets and output where they live, pageable ones copied over, then enqueue(arrays on the
+// GPU, layout with offsets on the GPU, output on the GPU), then a pageable output copied back.
+template <std::size_t N>
+void segments_where_they_live(const std::array<const void*, N>& arrays_in, const std::array<std::size_t, N>& element_bytes,
+                              std::size_t n, const ::preduce::detail::segment_layout& layout, void* out,
+                              std::size_t result_bytes, cudaStream_t stream,
+                              callback<void(const std::array<const void*, N>&, const ::preduce::detail::segment_layout&,
+                                            void*)>
+                                  enqueue) {
+    namespace pd = ::preduce::detail;
+    pd::segment_layout L = layout;
+    // Where everything lives, asked once; then the GPU that owns device arrays runs it.
+    const bool by_offsets = L.form == pd::segment_form::offsets;
+    const auto offsets_where = by_offsets ? classify_arrays<1>({static_cast<const void*>(L.offsets)}) : placement<1>{};
+    const auto offsets_at = offsets_where.where[0];
+    if (by_offsets && offsets_at != place::device) pd::check_offsets(L.offsets, L.count, n);
+    const std::uint64_t extent = !by_offsets ? L.extent() : offsets_at != place::device ? L.offsets[L.count] : n;
+    const auto data_at = extent != 0 ? classify_arrays<N>(arrays_in) : placement<N>{};
+    const auto out_at = classify_arrays<1>({static_cast<const void*>(out)});
+    int owner = data_at.owner >= 0 ? data_at.owner : out_at.owner;
+    if (owner < 0) owner = offsets_where.owner;
+    const device_scope on_owner(owner);
+    // Pageable arrays are copied over; the rest is read and written in place.
+    device_buffer d_offsets;
+    if (by_offsets && offsets_at == place::pageable) {
+        d_offsets = device_buffer((L.count + 1) * sizeof(std::uint64_t), stream);
+        check(cudaMemcpyAsync(d_offsets.as<std::uint64_t>(), L.offsets, (L.count + 1) * sizeof(std::uint64_t),
+                              cudaMemcpyHostToDevice, stream),
+              "cudaMemcpyAsync (offsets)");
+        L.offsets = d_offsets.as<const std::uint64_t>();
+    }
+    std::array<const void*, N> arrays = arrays_in;
+    std::array<device_buffer, N> d_data;
+    if (extent != 0) {
+        for (std::size_t c = 0; c < N; ++c) {
+            if (data_at.where[c] != place::pageable) continue;
+            const std::size_t bytes = extent * element_bytes[c];
+            d_data[c] = device_buffer(bytes, stream);
+            check(cudaMemcpyAsync(d_data[c].template as<void>(), arrays[c], bytes, cudaMemcpyHostToDevice, stream),
+                  "cudaMemcpyAsync (data)");
+            arrays[c] = d_data[c].template as<const void>();
+        }
+    }
+    device_buffer d_out;
+    void* target = out;
+    if (out_at.where[0] == place::pageable) {
+        d_out = device_buffer(L.count * result_bytes, stream);
+        target = d_out.as<void>();
+    }
+    enqueue(arrays, L, target);
+    if (target != out) {
+        check(cudaMemcpyAsync(out, target, L.count * result_bytes, cudaMemcpyDeviceToHost, stream),
+              "cudaMemcpyAsync (results)");
+        check(cudaStreamSynchronize(stream), "cudaStreamSynchronize");
+    }
+}
+} // namespace detail
+
 // One result per segment (detail/segments.hpp): src, the offsets and out may each be
 // device, managed, pinned or pageable memory. Pageable inputs are copied to the GPU first
 // (the data's extent, the offsets), a pageable output is written on the GPU and copied
@@ -115,59 +177,16 @@ typename R::result_type reduce_source(source_t<R> src, std::size_t n, const R& r
 template <precision P, class R>
 void reduce_segments_source(source_t<R> src, std::size_t n, const ::preduce::detail::segment_layout& layout,
                             const R& reducer, typename R::result_type* out, const options& opts) {
-    namespace pd = ::preduce::detail;
     using Result = typename R::result_type;
     using C = detail::columns<source_t<R>>;
     static_assert(std::is_trivially_copyable_v<Result>, "preduce::cuda: results are copied back bytewise");
     const detail::error_state_guard errors;
     cudaStream_t stream = opts.stream != nullptr ? static_cast<cudaStream_t>(opts.stream) : cudaStreamPerThread;
-    pd::segment_layout L = layout;
-    // Where everything lives, asked once; then the GPU that owns device arrays runs it.
-    const bool by_offsets = L.form == pd::segment_form::offsets;
-    const auto offsets_where = by_offsets ? detail::classify(L.offsets) : detail::placement<1>{};
-    const auto offsets_at = offsets_where.where[0];
-    if (by_offsets && offsets_at != detail::place::device) pd::check_offsets(L.offsets, L.count, n);
-    const std::uint64_t extent = !by_offsets ? L.extent() : offsets_at != detail::place::device ? L.offsets[L.count] : n;
-    const auto data_at = extent != 0 ? detail::classify(src) : detail::placement<C::count>{};
-    const auto out_at = detail::classify(static_cast<const Result*>(out));
-    int owner = data_at.owner >= 0 ? data_at.owner : out_at.owner;
-    if (owner < 0) owner = offsets_where.owner;
-    const detail::device_scope on_owner(owner);
-    // Pageable arrays are copied over; the rest is read and written in place.
-    detail::device_buffer d_offsets;
-    if (by_offsets && offsets_at == detail::place::pageable) {
-        d_offsets = detail::device_buffer((L.count + 1) * sizeof(std::uint64_t), stream);
-        detail::check(cudaMemcpyAsync(d_offsets.as<std::uint64_t>(), L.offsets, (L.count + 1) * sizeof(std::uint64_t),
-                                      cudaMemcpyHostToDevice, stream),
-                      "cudaMemcpyAsync (offsets)");
-        L.offsets = d_offsets.as<const std::uint64_t>();
-    }
-    source_t<R> on_gpu = src;
-    std::array<detail::device_buffer, C::count> d_data;
-    if (extent != 0) {
-        auto arrays = C::of(src);
-        for (std::size_t c = 0; c < C::count; ++c) {
-            if (data_at.where[c] != detail::place::pageable) continue;
-            const std::size_t bytes = extent * C::element_bytes[c];
-            d_data[c] = detail::device_buffer(bytes, stream);
-            detail::check(cudaMemcpyAsync(d_data[c].template as<void>(), arrays[c], bytes, cudaMemcpyHostToDevice, stream),
-                          "cudaMemcpyAsync (data)");
-            arrays[c] = d_data[c].template as<const void>();
-        }
-        on_gpu = C::make(arrays);
-    }
-    detail::device_buffer d_out;
-    Result* target = out;
-    if (out_at.where[0] == detail::place::pageable) {
-        d_out = detail::device_buffer(L.count * sizeof(Result), stream);
-        target = d_out.as<Result>();
-    }
-    detail::segments::enqueue<P>(reducer, on_gpu, n, L, target, stream);
-    if (target != out) {
-        detail::check(cudaMemcpyAsync(out, target, L.count * sizeof(Result), cudaMemcpyDeviceToHost, stream),
-                      "cudaMemcpyAsync (results)");
-        detail::check(cudaStreamSynchronize(stream), "cudaStreamSynchronize");
-    }
+    auto enqueue = [&](const typename C::pointers& arrays, const ::preduce::detail::segment_layout& L, void* target) {
+        detail::segments::enqueue<P>(reducer, C::make(arrays), n, L, static_cast<Result*>(target), stream);
+    };
+    detail::segments_where_they_live<C::count>(C::of(src), C::element_bytes, n, layout, out, sizeof(Result), stream,
+                                               enqueue);
 }
 
 PREDUCE_BACKEND_ENTRY_POINTS

@@ -97,10 +97,8 @@ struct placement {
 // One cudaPointerGetAttributes per array. Memory CUDA does not know is pageable host memory
 // if the host can read it, and refused otherwise (freed memory, garbage); device arrays of two
 // different GPUs are refused. Call with n > 0: an empty input reads nothing.
-template <class S>
-placement<columns<S>::count> classify(const S& src) {
-    constexpr std::size_t N = columns<S>::count;
-    const auto arrays = columns<S>::of(src);
+template <std::size_t N>
+placement<N> classify_arrays(const std::array<const void*, N>& arrays) {
     placement<N> out;
     for (std::size_t i = 0; i < N; ++i) {
         cudaPointerAttributes attr{};
@@ -123,6 +121,11 @@ placement<columns<S>::count> classify(const S& src) {
         }
     }
     return out;
+}
+
+template <class S>
+placement<columns<S>::count> classify(const S& src) {
+    return classify_arrays<columns<S>::count>(columns<S>::of(src));
 }
 
 // Whether pinned host memory at p is mapped into the current device's address space (it
