@@ -31,6 +31,10 @@ mkdir -p "$out"
 export LD_LIBRARY_PATH="$stage/lib:${LD_LIBRARY_PATH:-}"
 export PREDUCE_TEST_SEED=${PREDUCE_TEST_SEED:-20261129}
 mode=${1:-all}   # all | tests | sanitize | bench | sweep | multigpu
+case "$mode" in
+  all | tests | sanitize | bench | sweep | multigpu) ;;
+  *) echo "run.sh: unknown mode '$mode'; use all, tests, sanitize, bench, sweep or multigpu" >&2; exit 2 ;;
+esac
 summary=()
 status=0
 
