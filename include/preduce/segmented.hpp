@@ -5,6 +5,7 @@
 //   reduce_batches(b, data, k, op[, out][, options])          n / k segments of k elements
 //   reduce_axes(b, data, shape, axes, op[, out][, options])   NumPy's x.<op>(axis=axes)
 //   reduce_by_key(b, keys, values, op[, options])              runs of equal keys (thrust::reduce_by_key)
+//   runs_of(keys, n)                                           those runs: first keys and offsets
 //
 // Every segment obeys every rule of a whole-array reduce() as if it were reduced alone:
 // the identity for an empty segment ({identity, no_index} for argmin/argmax), indices
@@ -24,6 +25,7 @@
 #include <span>
 #include <string>
 #include <type_traits>
+#include <utility>
 #include <vector>
 
 #include "preduce/backend.hpp"
@@ -192,29 +194,47 @@ auto reduce_axes(backend b, const T* data, std::span<const std::size_t> shape, s
 
 // ---- runs of equal keys -----------------------------------------------------------------------
 
-// Runs of consecutive equal keys (operator==: -0.0 and +0.0 are one run, every NaN a run of
-// its own) and, for each, the reduction of the values beside them, as thrust::reduce_by_key.
-// keys and values: host memory (the runs are found on the host; values may then go to any
-// backend).
-template <class K, class T, operation_for<std::remove_const_t<T>> Op>
-auto reduce_by_key(backend b, const K* keys, const T* values, std::size_t n, const Op& op, const options& opts = {}) {
-    using V = std::remove_const_t<T>;
-    by_key_result<std::remove_const_t<K>, result_of_t<V, Op>> r;
+// The runs of consecutive equal keys of keys[0, n) (operator==: -0.0 and +0.0 are one run,
+// every NaN a run of its own), found on the host: the first key of each run, and the m + 1
+// offsets that bound the m runs, ready for reduce_segments. reduce_by_key is this and then
+// reduce_segments over the values.
+template <class K>
+struct key_runs {
+    std::vector<K> keys;
+    std::vector<std::uint64_t> offsets;
+};
+
+template <class K>
+key_runs<std::remove_const_t<K>> runs_of(const K* keys, std::size_t n) {
+    key_runs<std::remove_const_t<K>> r;
+    r.offsets.push_back(0);
     if (n == 0) return r;
     detail::check_source(keys, n);
     if (detail::locate(keys) == detail::memory_kind::device)
         throw invalid_argument("preduce::reduce_by_key: the keys are device memory; the runs are found on the host (give "
                                "host keys), or call preduce::cuda::reduce_by_key (preduce/cuda/by_key.cuh) from CUDA code");
-    std::vector<std::uint64_t> offsets{0};
     r.keys.push_back(keys[0]);
     for (std::size_t i = 1; i < n; ++i)
         if (!(keys[i] == keys[i - 1])) {
-            offsets.push_back(i);
+            r.offsets.push_back(i);
             r.keys.push_back(keys[i]);
         }
-    offsets.push_back(n);
+    r.offsets.push_back(n);
+    return r;
+}
+
+// Runs of consecutive equal keys (runs_of) and, for each, the reduction of the values beside
+// them, as thrust::reduce_by_key. keys and values: host memory (the runs are found on the
+// host; values may then go to any backend).
+template <class K, class T, operation_for<std::remove_const_t<T>> Op>
+auto reduce_by_key(backend b, const K* keys, const T* values, std::size_t n, const Op& op, const options& opts = {}) {
+    using V = std::remove_const_t<T>;
+    by_key_result<std::remove_const_t<K>, result_of_t<V, Op>> r;
+    if (n == 0) return r;
+    key_runs<std::remove_const_t<K>> runs = runs_of(keys, n);
+    r.keys = std::move(runs.keys);
     r.values.resize(r.keys.size());
-    reduce_segments(b, values, n, offsets.data(), r.keys.size(), op, r.values.data(), opts);
+    reduce_segments(b, values, n, runs.offsets.data(), r.keys.size(), op, r.values.data(), opts);
     return r;
 }
 

@@ -58,9 +58,10 @@ void show_keys(const key_dataset& keys, many_results& s) {
         keys);
 }
 
-// Every backend on one (element type, op). With --keys, the key type is visited inside the
-// timed call only, so that the rest is compiled once per (element type, op), not once per
-// key type as well.
+// Every backend on one (element type, op). With --keys, the timed call is what
+// preduce::reduce_by_key does: the runs of equal keys (runs_of, compiled once per key type),
+// then reduce_segments over them (compiled once per element type and op, as for --segments),
+// so that nothing is compiled once per key type and op.
 template <class T, class Op>
 void run_backends(const std::vector<T>& x, const std::vector<T>* y, const Op& op, const segment_plan& plan,
                   const run_settings& s, run_summary& summary) {
@@ -77,13 +78,16 @@ void run_backends(const std::vector<T>& x, const std::vector<T>* y, const Op& op
                 if constexpr (pairs) {
                     throw std::logic_error("internal: --keys with dot");
                 } else {
+                    std::vector<std::uint64_t> offsets;
                     std::visit(
                         [&](const auto& keys) {
-                            auto r = preduce::reduce_by_key(b, keys.data(), x.data(), n, op, opts);
-                            out = std::move(r.values);
-                            run_keys = std::move(r.keys);
+                            auto runs = preduce::runs_of(keys.data(), keys.size());
+                            offsets = std::move(runs.offsets);
+                            run_keys = std::move(runs.keys);
                         },
                         *plan.keys);
+                    out.resize(offsets.size() - 1);
+                    preduce::reduce_segments(b, x.data(), n, offsets.data(), out.size(), op, out.data(), opts);
                 }
             } else {
                 switch (plan.mode) {
