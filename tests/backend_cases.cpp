@@ -379,8 +379,8 @@ TEMPLATE_TEST_CASE("a NaN deterministic or compensated sum is the canonical quie
     }
 }
 
-TEMPLATE_TEST_CASE("nansum and nanmax skip NaN as NumPy does; no number at all gives +0.0 and NaN", "[float]", float,
-                   double) {
+TEMPLATE_TEST_CASE("nansum and nanmax skip NaN as NumPy does, and no number at all gives +0.0 and NaN", "[float]",
+                   float, double) {
     using T = TestType;
     using L = std::numeric_limits<T>;
     const std::vector<T> none;

@@ -5,6 +5,7 @@
 #include <vector>
 
 #include "preduce/detail/backend_table.hpp"
+#include "preduce/detail/linked_libraries.hpp"  // generated: the linked backends' library objects, kept
 #include "preduce/options.hpp"
 
 namespace preduce {

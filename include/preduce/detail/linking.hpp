@@ -1,8 +1,9 @@
 #pragma once
 // Which backends a program carries. Each backend's CMake target (preduce::<name>, and
 // preduce::preduce for all of them) defines PREDUCE_LINKS_<name>=1 in the code that links
-// it; every call of the front end then keeps, for each of those backends, the compiled
-// entry of its reducer and the backend's library object (keep_linked<R>). The front end
+// it; every translation unit that includes the front end then keeps the library object of
+// each of those backends (linked_libraries.hpp, generated), and every call of the front end
+// the compiled entries of its reducer (keep_linked<R>). The front end
 // itself refers to the backends only weakly (src/frontend/weak_backends.hpp), so that:
 //  - linked statically, a program carries the (backend, element type) pairs it calls and no
 //    backend it does not link: the archives contribute only what is kept;
