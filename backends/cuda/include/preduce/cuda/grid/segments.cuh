@@ -75,25 +75,23 @@ __device__ __forceinline__ bool segment_extent(const layout& L, std::uint64_t s,
     return true;
 }
 
-// A group of 2^log_group lanes (1, 2, .. 32: about the segments' mean length) per segment,
-// groups grid-stride over the segments; every lane of a warp runs the same number of rounds,
-// so the group's shuffle tree always has the whole warp. The group's width is an argument,
-// not a template parameter: one kernel serves every width (the width only changes a shift
-// and the number of shuffle steps per segment). Small accumulators: registers capped so
-// that 8 blocks fit an SM (more loads in flight; on an H200 a 1-element segment sum of 2^28
-// floats 2.09 -> 1.76 ms). Larger ones (argmin) would spill under that cap.
-template <class R>
+// A group of G lanes (1, 2, .. 32: about the segments' mean length) per segment, groups
+// grid-stride over the segments; every lane of a warp runs the same number of rounds, so the
+// group's shuffle tree always has the whole warp. G is a template parameter, so that the
+// lane's loop over its segment is unrolled and keeps several loads in flight. Small
+// accumulators: registers capped so that 8 blocks fit an SM (more loads in flight). Larger
+// ones (argmin) would spill under that cap.
+template <int G, class R>
 __global__ void __launch_bounds__(256, sizeof(typename R::accumulator_type) <= 8 ? tuning::blocks_per_sm : 1)
     group_per_segment(R r, source_t<R> src, layout L, std::uint64_t n, typename R::result_type* __restrict__ out,
-                      unsigned log_group, std::uint64_t small, big_segment* __restrict__ medium, std::uint64_t big,
+                      std::uint64_t small, big_segment* __restrict__ medium, std::uint64_t big,
                       big_segment* __restrict__ list, unsigned long long* __restrict__ listed,
                       std::uint64_t* __restrict__ owner, int* bad) {
     using A = typename R::accumulator_type;
-    const unsigned G = 1u << log_group;
-    const unsigned lane = threadIdx.x & (G - 1);
-    const std::uint64_t group = (static_cast<std::uint64_t>(blockIdx.x) * blockDim.x + threadIdx.x) >> log_group;
-    const std::uint64_t groups = (static_cast<std::uint64_t>(gridDim.x) * blockDim.x) >> log_group;
-    const std::uint64_t warp_first = group - ((threadIdx.x % 32) >> log_group);  // the warp's first group
+    const unsigned lane = threadIdx.x % G;
+    const std::uint64_t group = (static_cast<std::uint64_t>(blockIdx.x) * blockDim.x + threadIdx.x) / G;
+    const std::uint64_t groups = static_cast<std::uint64_t>(gridDim.x) * blockDim.x / G;
+    const std::uint64_t warp_first = group - (threadIdx.x % 32) / G;  // the warp's first group
     for (std::uint64_t round = 0; warp_first + round * groups < L.count; ++round) {
         const std::uint64_t s = group + round * groups;
         std::uint64_t begin = 0, len = 0;
@@ -116,12 +114,12 @@ __global__ void __launch_bounds__(256, sizeof(typename R::accumulator_type) <= 8
             if constexpr (is_commutative_v<R>) {
                 for (std::uint64_t j = lane; j < len; j += G) acc = R::combine(acc, r.lift(seg[j], j));
             } else {
-                const std::uint64_t per = (len + G - 1) >> log_group;
+                const std::uint64_t per = (len + G - 1) / G;
                 const std::uint64_t lo = lane * per < len ? lane * per : len, hi = lo + per < len ? lo + per : len;
                 for (std::uint64_t j = lo; j < hi; ++j) acc = R::combine(acc, r.lift(seg[j], j));
             }
         }
-        acc = warp_reduce_groups<R>(acc, G);
+        acc = warp_reduce<R, G>(acc);
         if (mine && lane == 0) store_whole(out + s, r.finish(acc));
     }
 }
@@ -367,11 +365,19 @@ void enqueue(const R& r, source_t<R> src, std::uint64_t n, const layout& L, type
             return static_cast<unsigned>(items == 0 ? 1 : items < wave ? items : wave);
         };
         if (mean <= small_elements) {
-            // A quarter of the mean length, 1 .. 32 lanes.
-            const unsigned log_group = mean <= 8 ? 0 : mean <= 16 ? 1 : mean <= 32 ? 2 : mean <= 64 ? 3 : mean <= 128 ? 4 : 5;
-            launch("group_per_segment launch", group_per_segment<R>, grid_for_items(L.count, threads >> log_group),
-                   threads, stream, r, src, L, n, out, log_group, small_elements, ls.medium, chunk_elements, ls.big,
-                   ls.count, ls.owner, ls.bad);
+            const auto go = [&](auto width) {
+                constexpr int G = decltype(width)::value;
+                launch("group_per_segment launch", group_per_segment<G, R>, grid_for_items(L.count, threads / G), threads,
+                       stream, r, src, L, n, out, small_elements, ls.medium, chunk_elements, ls.big, ls.count, ls.owner,
+                       ls.bad);
+            };
+            // About a quarter of the mean length, 1 .. 32 lanes.
+            if (mean <= 8) go(std::integral_constant<int, 1>{});
+            else if (mean <= 16) go(std::integral_constant<int, 2>{});
+            else if (mean <= 32) go(std::integral_constant<int, 4>{});
+            else if (mean <= 64) go(std::integral_constant<int, 8>{});
+            else if (mean <= 128) go(std::integral_constant<int, 16>{});
+            else go(std::integral_constant<int, 32>{});
             launch("block_per_segment launch", block_per_segment<R>, one_wave_of(ls.medium_capacity), tuning::block_threads,
                    stream, r, src, L, n, static_cast<const big_segment*>(ls.medium),
                    static_cast<const unsigned long long*>(ls.count + 1), chunk_elements, ls.big, ls.count, ls.owner,

@@ -37,14 +37,4 @@ __device__ __forceinline__ typename R::accumulator_type warp_reduce(typename R::
     return x;
 }
 
-// The same over groups of `width` lanes (1, 2, 4, .. 32) chosen at run time: one kernel for
-// every width (grid/segments.cuh's group_per_segment); a width of 1 is no step at all.
-template <class R>
-__device__ __forceinline__ typename R::accumulator_type warp_reduce_groups(typename R::accumulator_type x,
-                                                                           unsigned width) {
-    for (unsigned delta = 1; delta < width; delta *= 2) x = R::combine(x, shuffle_down(x, static_cast<int>(delta),
-                                                                                        static_cast<int>(width)));
-    return x;
-}
-
 } // namespace preduce::cuda::detail
