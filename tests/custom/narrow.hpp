@@ -9,7 +9,7 @@
 // Two bodies include it: cases.hpp (a backend's header-only template) and
 // tests/narrow_cases.cpp (the compiled front end, and preduce::mpi). The includer defines
 // UNDER_TEST, a namespace whose reduce(p, n, op, opts) and reduce(x, y, n, op, opts) run
-// the call, and put() for on() (plain_checks.hpp); NARROW_COMPILED_OPS_ONLY leaves out the
+// the call, and put() for on() (support.hpp); NARROW_COMPILED_OPS_ONLY leaves out the
 // fused combination the front end does not compile, NARROW_NO_COMPENSATED the compensated
 // sums (refused across MPI ranks).
 #include <bit>
@@ -20,7 +20,9 @@
 #include <type_traits>
 #include <vector>
 
-#include "custom/plain_checks.hpp"
+#include <catch2/catch.hpp>
+
+#include "custom/support.hpp"
 #include "preduce/detail/fixed_order/order.hpp"
 #include "preduce/half.hpp"
 #include "preduce/ops.hpp"
@@ -122,8 +124,7 @@ void narrow_body(std::mt19937_64& rng, std::size_t where, const std::vector<pred
         const std::size_t amin = plain_arg_extremum<T, false>(x, n), amax = plain_arg_extremum<T, true>(x, n);
 
         for (const auto& opts : option_sets) {
-            context = std::string(type) + ", n " + std::to_string(n) + ", threads " + std::to_string(opts.threads) +
-                      ", seed " + std::to_string(seed());
+            INFO(type << ", n " << n << ", threads " << opts.threads << ", seed " << seed());
             const T* px = on(x, 0, where);
             const T* py = on(y, 1, where);
 
@@ -134,11 +135,11 @@ void narrow_body(std::mt19937_64& rng, std::size_t where, const std::vector<pred
             const C got_abs = UNDER_TEST::reduce(px, n, preduce::asum, opts);
             const C got_dot = UNDER_TEST::reduce(px, py, n, preduce::dot, opts);
             if constexpr (is_half) {
-                CUSTOM_CHECK(near(got_sum, dsum, mag));
-                CUSTOM_CHECK(std::fabs(got_wide - dsum) <= 1e-9 * mag + 1e-300);
-                CUSTOM_CHECK(near(got_sq, dsq, sqmag));
-                CUSTOM_CHECK(near(got_abs, dabs, mag));
-                CUSTOM_CHECK(near(got_dot, ddot, dotmag));
+                CHECK(near(got_sum, dsum, mag));
+                CHECK(std::fabs(got_wide - dsum) <= 1e-9 * mag + 1e-300);
+                CHECK(near(got_sq, dsq, sqmag));
+                CHECK(near(got_abs, dabs, mag));
+                CHECK(near(got_dot, ddot, dotmag));
                 // The fixed order: the one-lane reference's bits.
 #if defined(NARROW_NO_COMPENSATED)
                 for (preduce::precision p : {preduce::precision::deterministic}) {
@@ -153,15 +154,15 @@ void narrow_body(std::mt19937_64& rng, std::size_t where, const std::vector<pred
                                                  preduce::sum_reducer<T>{}, x.data(), n)
                                            : det::reduce_serial<preduce::precision::compensated>(
                                                  preduce::sum_reducer<T>{}, x.data(), n);
-                    CUSTOM_CHECK(bits(got) == bits(want));
-                    CUSTOM_CHECK(near(got, dsum, mag));
+                    CHECK(bits(got) == bits(want));
+                    CHECK(near(got, dsum, mag));
                 }
             } else {
-                CUSTOM_CHECK(got_sum == sum);
-                CUSTOM_CHECK(got_wide == sum);
-                CUSTOM_CHECK(got_sq == sq);
-                CUSTOM_CHECK(got_abs == abs);
-                CUSTOM_CHECK(got_dot == dot);
+                CHECK(got_sum == sum);
+                CHECK(got_wide == sum);
+                CHECK(got_sq == sq);
+                CHECK(got_abs == abs);
+                CHECK(got_dot == dot);
             }
 
             const T got_min = UNDER_TEST::reduce(px, n, preduce::min, opts);
@@ -169,28 +170,30 @@ void narrow_body(std::mt19937_64& rng, std::size_t where, const std::vector<pred
             const auto got_amin = UNDER_TEST::reduce(px, n, preduce::argmin, opts);
             const auto got_amax = UNDER_TEST::reduce(px, n, preduce::argmax, opts);
             const auto mm = UNDER_TEST::reduce(px, n, preduce::minmax, opts);
-            CUSTOM_CHECK(got_amin.index == (n == 0 ? preduce::no_index : amin));
-            CUSTOM_CHECK(got_amax.index == (n == 0 ? preduce::no_index : amax));
+            CHECK(got_amin.index == (n == 0 ? preduce::no_index : amin));
+            CHECK(got_amax.index == (n == 0 ? preduce::no_index : amax));
             if (n > 0) {
-                CUSTOM_CHECK(bits(got_min) == bits(x[amin]));
-                CUSTOM_CHECK(bits(got_max) == bits(x[amax]));
-                CUSTOM_CHECK(bits(got_amin.value) == bits(x[amin]));
-                CUSTOM_CHECK(bits(mm.min) == bits(x[amin]) && bits(mm.max) == bits(x[amax]));
+                CHECK(bits(got_min) == bits(x[amin]));
+                CHECK(bits(got_max) == bits(x[amax]));
+                CHECK(bits(got_amin.value) == bits(x[amin]));
+                CHECK(bits(mm.min) == bits(x[amin]));
+                CHECK(bits(mm.max) == bits(x[amax]));
             }
-            CUSTOM_CHECK(UNDER_TEST::reduce(px, n, preduce::count_if(preduce::greater(pivot)), opts) == above);
+            CHECK(UNDER_TEST::reduce(px, n, preduce::count_if(preduce::greater(pivot)), opts) == above);
 #if !defined(NARROW_COMPILED_OPS_ONLY)
             const auto [f_sum, f_max, f_above] = UNDER_TEST::reduce(
                 px, n, preduce::fused(preduce::sum, preduce::max, preduce::count_if(preduce::greater(pivot))), opts);
-            CUSTOM_CHECK(bits(f_sum) == bits(got_sum) || (is_half && near(f_sum, dsum, mag)));
-            CUSTOM_CHECK(bits(f_max) == bits(got_max));
-            CUSTOM_CHECK(f_above == above);
+            CHECK((bits(f_sum) == bits(got_sum) || (is_half && near(f_sum, dsum, mag))));
+            CHECK(bits(f_max) == bits(got_max));
+            CHECK(f_above == above);
 #endif
             if (n > 0) {
                 double mean = 0;
                 for (std::size_t i = 0; i < n; ++i) mean += static_cast<double>(widen(x[i]));
                 mean /= static_cast<double>(n);
                 const auto mo = UNDER_TEST::reduce(px, n, preduce::moments, opts);
-                CUSTOM_CHECK(mo.count == n && std::fabs(mo.mean - mean) <= 1e-9 * (std::fabs(mean) + 1e4));
+                CHECK(mo.count == n);
+                CHECK(std::fabs(mo.mean - mean) <= 1e-9 * (std::fabs(mean) + 1e4));
             }
         }
     }
@@ -209,37 +212,37 @@ void narrow_specials(std::size_t where) {
     const H smallest{1};  // the smallest subnormal
     const H largest{static_cast<std::uint16_t>(f16 ? 0x7bffu : 0x7f7fu)};
     const H one = preduce::detail::round_from_float<H>(1.0f);
-    context = std::string("specials of ") + preduce::detail::type_name<H>();
+    INFO("specials of " << preduce::detail::type_name<H>());
     const auto run = [&](const std::vector<H>& v, const auto& op) {
         return UNDER_TEST::reduce(on(v, 0, where), v.size(), op, preduce::options{});
     };
     // The failure the accumulation rule exists for: bfloat16 ones summed in bfloat16 stop at 256.
     const std::vector<H> ones(1000, one);
-    CUSTOM_CHECK(run(ones, preduce::sum) == 1000.0f);
+    CHECK(run(ones, preduce::sum) == 1000.0f);
     // The largest finite values sum far beyond the element's range in float.
     const std::vector<H> big(1000, largest);
-    CUSTOM_CHECK(run(big, preduce::sum) == 1000.0f * widen(largest));
+    CHECK(run(big, preduce::sum) == 1000.0f * widen(largest));
     const std::vector<H> zeros{zero, negative_zero, zero};
-    CUSTOM_CHECK(bits(run(zeros, preduce::min)) == negative_zero.bits);
-    CUSTOM_CHECK(bits(run(zeros, preduce::max)) == zero.bits);
-    CUSTOM_CHECK(run(zeros, preduce::argmin).index == 1);
+    CHECK(bits(run(zeros, preduce::min)) == negative_zero.bits);
+    CHECK(bits(run(zeros, preduce::max)) == zero.bits);
+    CHECK(run(zeros, preduce::argmin).index == 1);
     const std::vector<H> negative_zeros{negative_zero, negative_zero};
-    CUSTOM_CHECK(bits(run(negative_zeros, preduce::sum)) == bits(-0.0f));
+    CHECK(bits(run(negative_zeros, preduce::sum)) == bits(-0.0f));
     const std::vector<H> subnormals(4096, smallest);
-    CUSTOM_CHECK(run(subnormals, preduce::sum) == 4096.0f * widen(smallest));
-    CUSTOM_CHECK(bits(run(subnormals, preduce::min)) == smallest.bits);
+    CHECK(run(subnormals, preduce::sum) == 4096.0f * widen(smallest));
+    CHECK(bits(run(subnormals, preduce::min)) == smallest.bits);
     const std::vector<H> infinities{one, inf, one, ninf};
-    CUSTOM_CHECK(std::isnan(run(infinities, preduce::sum)));
-    CUSTOM_CHECK(bits(run(infinities, preduce::max)) == inf.bits);
-    CUSTOM_CHECK(bits(run(infinities, preduce::min)) == ninf.bits);
+    CHECK(std::isnan(run(infinities, preduce::sum)));
+    CHECK(bits(run(infinities, preduce::max)) == inf.bits);
+    CHECK(bits(run(infinities, preduce::min)) == ninf.bits);
     const std::vector<H> nans{one, negative_nan_payload, zero, nan};
-    CUSTOM_CHECK(bits(run(nans, preduce::min)) == nan.bits);  // the canonical quiet NaN
-    CUSTOM_CHECK(bits(run(nans, preduce::max)) == nan.bits);
-    CUSTOM_CHECK(run(nans, preduce::argmax).index == 1);     // the first NaN
-    CUSTOM_CHECK(std::isnan(run(nans, preduce::sum)));
-    CUSTOM_CHECK(run(nans, preduce::count_if(preduce::is_nan())) == 2);
-    CUSTOM_CHECK(run(nans, preduce::count_if(preduce::greater(0.5f))) == 1);
-    CUSTOM_CHECK(run(nans, preduce::count_if(preduce::less(one))) == 1);  // a threshold of the element type
+    CHECK(bits(run(nans, preduce::min)) == nan.bits);  // the canonical quiet NaN
+    CHECK(bits(run(nans, preduce::max)) == nan.bits);
+    CHECK(run(nans, preduce::argmax).index == 1);     // the first NaN
+    CHECK(std::isnan(run(nans, preduce::sum)));
+    CHECK(run(nans, preduce::count_if(preduce::is_nan())) == 2);
+    CHECK(run(nans, preduce::count_if(preduce::greater(0.5f))) == 1);
+    CHECK(run(nans, preduce::count_if(preduce::less(one))) == 1);  // a threshold of the element type
 }
 
 // Every element at the type's extreme, so that every partial sum is as large as it can be:
@@ -249,9 +252,9 @@ void narrow_int_extremes(std::size_t where, const std::vector<preduce::options>&
     using C = preduce::detail::compute_t<T>;
     for (const T v : {std::numeric_limits<T>::lowest(), std::numeric_limits<T>::max()}) {
         const std::vector<T> x(3000017, v);
-        context = std::string("extremes of ") + preduce::detail::type_name<T>();
+        INFO("extremes of " << preduce::detail::type_name<T>() << ", seed " << seed());
         for (const auto& opts : option_sets)
-            CUSTOM_CHECK(UNDER_TEST::reduce(on(x, 0, where), x.size(), preduce::sum, opts) ==
+            CHECK(UNDER_TEST::reduce(on(x, 0, where), x.size(), preduce::sum, opts) ==
                          static_cast<C>(v) * static_cast<C>(x.size()));
     }
 }

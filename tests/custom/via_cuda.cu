@@ -1,5 +1,5 @@
 // The header-only body through nvcc, on pageable host memory (the staging path) and on
-// device memory (read in place).
+// device memory (read in place). Its main (support/cuda_main.cpp) skips where no GPU is usable.
 #include <cuda_runtime_api.h>
 
 #include <cstddef>
@@ -35,15 +35,6 @@ inline const void* put(const void* host, std::size_t bytes, int slot, std::size_
     return b.ptr;
 }
 
-inline bool usable(std::string& why) {
-    int count = 0;
-    const cudaError_t e = cudaGetDeviceCount(&count);
-    if (e != cudaSuccess || count == 0) {
-        why = e != cudaSuccess ? cudaGetErrorString(e) : "no CUDA device";
-        return false;
-    }
-    return true;
-}
 } // namespace custom_test
 
 #define PREDUCE_CUSTOM_BACKEND preduce::cuda
