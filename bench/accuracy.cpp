@@ -14,7 +14,7 @@
 #include <string>
 #include <vector>
 
-#include "oracle/exact_sum.hpp"
+#include "preduce/exact_sum.hpp"
 #include <preduce/preduce.hpp>
 
 namespace {
@@ -51,7 +51,7 @@ void table(std::size_t n) {
             data.resize(n);
             for (auto& x : data) x = static_cast<T>(u(rng));
         }
-        preduce::test::exact_sum exact;
+        preduce::exact_sum exact;
         long double abs_sum = 0;
         for (T x : data) {
             exact.add(static_cast<long double>(x));

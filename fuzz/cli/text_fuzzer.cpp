@@ -3,7 +3,7 @@
 #include <sstream>
 #include <string>
 
-#include "readers.hpp"
+#include "input/readers.hpp"
 
 extern "C" int LLVMFuzzerTestOneInput(const unsigned char* data, std::size_t size) {
     std::istringstream in(std::string(reinterpret_cast<const char*>(data), size));

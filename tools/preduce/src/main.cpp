@@ -14,13 +14,13 @@
 #include <preduce/preduce.hpp>
 
 #include "cli_error.hpp"
-#include "command_line.hpp"
-#include "load_input.hpp"
-#include "measure.hpp"
-#include "report.hpp"
-#include "segments.hpp"
+#include "commands/command_line.hpp"
+#include "input/load_input.hpp"
+#include "commands/measure.hpp"
+#include "output/report.hpp"
+#include "commands/segments.hpp"
 #if PREDUCE_CLI_MPI
-#include "mpi_mode.hpp"
+#include "commands/mpi_mode.hpp"
 #endif
 
 namespace {

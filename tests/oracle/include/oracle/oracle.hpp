@@ -9,7 +9,7 @@
 #include <span>
 #include <type_traits>
 
-#include "oracle/exact_sum.hpp"
+#include "preduce/exact_sum.hpp"
 #include "preduce/reducers.hpp"
 
 namespace preduce::test::oracle {
@@ -110,7 +110,7 @@ float_sum prod_with_bound(std::span<const T> x, long double u) {
 // double, at most 2^-64 |S|.
 template <class T>
 float_sum sum_with_bound(std::span<const T> x, long double u) {
-    preduce::test::exact_sum s;
+    preduce::exact_sum s;
     long double abs_sum = 0;
     for (T v : x) {
         s.add(static_cast<long double>(v));
@@ -129,7 +129,7 @@ float_sum sum_with_bound(std::span<const T> x, long double u) {
 // within 2^-64 relative for double), which the last terms of the bound cover.
 template <class T, class F>
 float_sum lifted_sum_with_bound(std::size_t n, F term, long double u) {
-    preduce::test::exact_sum s;
+    preduce::exact_sum s;
     long double abs_sum = 0;
     for (std::size_t i = 0; i < n; ++i) {
         const long double t = term(i);
@@ -156,7 +156,7 @@ template <class T>
 moments_ref moments_of(std::span<const T> x) {
     moments_ref r{x.size(), 0, 0, 0, 0};
     if (x.empty()) return r;
-    preduce::test::exact_sum s;
+    preduce::exact_sum s;
     for (T v : x) {
         s.add(static_cast<long double>(v));
         r.mean_abs += std::fabs(static_cast<long double>(v));

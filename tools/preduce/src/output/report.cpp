@@ -1,4 +1,4 @@
-#include "report.hpp"
+#include "output/report.hpp"
 
 #include <algorithm>
 #include <cmath>
@@ -8,7 +8,7 @@
 #include <fmt/format.h>
 #include <nlohmann/json.hpp>
 
-#include "report_format.hpp"
+#include "output/report_format.hpp"
 
 namespace preduce_cli {
 namespace {

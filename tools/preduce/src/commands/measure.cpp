@@ -1,4 +1,4 @@
-#include "measure.hpp"
+#include "commands/measure.hpp"
 
 #include <algorithm>
 #include <cstring>
@@ -8,9 +8,9 @@
 #include <type_traits>
 
 #include <fmt/format.h>
-#include "oracle/exact_sum.hpp"
-#include "result_files.hpp"
-#include "timing.hpp"
+#include "preduce/exact_sum.hpp"
+#include "output/result_files.hpp"
+#include "commands/timing.hpp"
 
 namespace preduce_cli {
 namespace {
@@ -36,7 +36,7 @@ backend_result measure(preduce::backend b, const run_settings& s, const void* da
 // float16 and bfloat16 are summed as their exact float values, and their sums (not wide_sum)
 // accumulate in float: their bound is float's.
 template <class T, class Op>
-std::optional<preduce::test::exact_sum> exact_reference(const std::vector<T>& xs, const std::vector<T>* ys, const Op& op,
+std::optional<preduce::exact_sum> exact_reference(const std::vector<T>& xs, const std::vector<T>* ys, const Op& op,
                                                           run_summary& summary) {
     constexpr bool pairs = std::is_same_v<Op, preduce::dot_op>;
     using R = preduce::detail::resolved_t<std::conditional_t<pairs, preduce::zip_value<T, T>, T>, Op>;
@@ -51,7 +51,7 @@ std::optional<preduce::test::exact_sum> exact_reference(const std::vector<T>& xs
         const auto x = [&](std::size_t i) { return numeric(xs[i]); };
         const auto y = [&](std::size_t i) { return numeric((*ys)[i]); };
         const R r = preduce::detail::resolve_reducer<std::conditional_t<pairs, preduce::zip_value<T, T>, T>>(op);
-        preduce::test::exact_sum exact;
+        preduce::exact_sum exact;
         double sum_abs = 0;
         // a*b exactly: in double for float, as the double product plus fma's exact
         // remainder for double (exact barring underflow and overflow).
@@ -157,7 +157,7 @@ run_summary run_all(const dataset& data, const dataset* second, const operation&
             // The caller checked that y has x's type and length (std::get throws otherwise).
             const std::vector<T>* y = second ? &std::get<std::vector<T>>(*second) : nullptr;
             run_summary summary = summary_for<T>(op, v.size(), y != nullptr);
-            std::optional<preduce::test::exact_sum> exact;
+            std::optional<preduce::exact_sum> exact;
             with_preduce_op<T>(op, [&](const auto& pop) {
                 exact = exact_reference(v, y, pop, summary);
                 // dot compiles only in the two-input reduce(), the others only in the one-input one.

@@ -4,9 +4,9 @@
 #include <type_traits>
 #include <variant>
 
-#include "byte_order.hpp"
-#include "memory_budget.hpp"
-#include "readers.hpp"
+#include "input/byte_order.hpp"
+#include "input/memory_budget.hpp"
+#include "input/readers.hpp"
 
 namespace preduce_cli {
 

@@ -1,4 +1,4 @@
-#include "result_files.hpp"
+#include "output/result_files.hpp"
 
 #include <filesystem>
 #include <system_error>

@@ -1,4 +1,4 @@
-#include "sha256.hpp"
+#include "output/sha256.hpp"
 
 #include <stdexcept>
 

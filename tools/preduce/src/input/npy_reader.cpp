@@ -14,9 +14,9 @@
 #include <variant>
 #include <vector>
 
-#include "byte_order.hpp"
-#include "memory_budget.hpp"
-#include "readers.hpp"
+#include "input/byte_order.hpp"
+#include "input/memory_budget.hpp"
+#include "input/readers.hpp"
 
 namespace preduce_cli {
 namespace {

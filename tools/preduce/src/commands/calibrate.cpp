@@ -1,4 +1,4 @@
-#include "calibrate.hpp"
+#include "commands/calibrate.hpp"
 
 #include <algorithm>
 #include <cmath>

@@ -1,4 +1,4 @@
-#include "command_line.hpp"
+#include "commands/command_line.hpp"
 
 #include <algorithm>
 #include <array>
@@ -7,8 +7,8 @@
 #include <utility>
 
 #include "cli_error.hpp"
-#include "parse_number.hpp"
-#include "result_files.hpp"
+#include "input/parse_number.hpp"
+#include "output/result_files.hpp"
 
 namespace preduce_cli {
 namespace {

@@ -8,12 +8,12 @@
 #include <CLI/CLI.hpp>
 #include <preduce/preduce.hpp>
 
-#include "calibrate.hpp"
-#include "element_type.hpp"
-#include "load_input.hpp"
-#include "operation.hpp"
-#include "report.hpp"
-#include "segments.hpp"
+#include "commands/calibrate.hpp"
+#include "input/element_type.hpp"
+#include "input/load_input.hpp"
+#include "commands/operation.hpp"
+#include "output/report.hpp"
+#include "commands/segments.hpp"
 
 namespace preduce_cli {
 

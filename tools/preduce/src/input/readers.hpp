@@ -10,8 +10,8 @@
 #include <vector>
 
 #include "cli_error.hpp"
-#include "dataset.hpp"
-#include "element_type.hpp"
+#include "input/dataset.hpp"
+#include "input/element_type.hpp"
 
 namespace preduce_cli {
 

@@ -1,4 +1,4 @@
-#include "report_format.hpp"
+#include "output/report_format.hpp"
 
 #include <algorithm>
 #include <cmath>

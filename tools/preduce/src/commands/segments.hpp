@@ -7,10 +7,10 @@
 #include <string>
 #include <vector>
 
-#include "dataset.hpp"
-#include "element_type.hpp"
-#include "measure.hpp"
-#include "operation.hpp"
+#include "input/dataset.hpp"
+#include "input/element_type.hpp"
+#include "commands/measure.hpp"
+#include "commands/operation.hpp"
 
 namespace preduce_cli {
 

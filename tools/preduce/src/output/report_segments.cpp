@@ -8,8 +8,8 @@
 #include <fmt/format.h>
 #include <nlohmann/json.hpp>
 
-#include "report.hpp"
-#include "report_format.hpp"
+#include "output/report.hpp"
+#include "output/report_format.hpp"
 
 namespace preduce_cli {
 namespace {

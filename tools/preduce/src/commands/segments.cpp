@@ -1,6 +1,6 @@
 // Runs a many-results plan on every backend: the timed calls, then what the report shows of
 // the results (a few of them and their hashes) and, with --output, the .npy files.
-#include "segments.hpp"
+#include "commands/segments.hpp"
 
 #include <algorithm>
 #include <span>
@@ -9,9 +9,9 @@
 #include <utility>
 #include <variant>
 
-#include "result_files.hpp"
-#include "sha256.hpp"
-#include "timing.hpp"
+#include "output/result_files.hpp"
+#include "output/sha256.hpp"
+#include "commands/timing.hpp"
 
 namespace preduce_cli {
 namespace {

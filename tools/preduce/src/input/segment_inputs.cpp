@@ -12,9 +12,9 @@
 #include <preduce/preduce.hpp>
 
 #include "cli_error.hpp"
-#include "load_input.hpp"
-#include "memory_budget.hpp"
-#include "segments.hpp"
+#include "input/load_input.hpp"
+#include "input/memory_budget.hpp"
+#include "commands/segments.hpp"
 
 namespace preduce_cli {
 namespace {

@@ -5,7 +5,7 @@
 #include <functional>
 #include <string>
 
-#include "command_line.hpp"
+#include "commands/command_line.hpp"
 
 namespace preduce_cli {
 

@@ -10,8 +10,8 @@
 
 #include <preduce/preduce.hpp>
 
-#include "dataset.hpp"
-#include "operation.hpp"
+#include "input/dataset.hpp"
+#include "commands/operation.hpp"
 
 namespace preduce_cli {
 

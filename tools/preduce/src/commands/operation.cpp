@@ -1,4 +1,4 @@
-#include "operation.hpp"
+#include "commands/operation.hpp"
 
 #include <algorithm>
 #include <array>

@@ -1,16 +1,17 @@
 #pragma once
-// Exact summation for references: Shewchuk's adaptive expansion (the algorithm behind
-// Python's math.fsum), carried in long double. The partials hold the sum with no rounding
+// An exact sum, to measure a result's rounding: Shewchuk's adaptive expansion (the algorithm
+// behind Python's math.fsum), carried in long double. The partials hold the sum with no rounding
 // at all; value() rounds it once, to the nearest long double. Every int32/uint32/float/
 // double element is exact in long double; x87's 15-bit exponent also means a sum of
 // doubles cannot overflow on the way (fsum in double raises "intermediate overflow").
-// Used by the tests and the CLI to measure the rounding of the backends, never inside a
-// backend.
+// The CLI's error column, bench/accuracy.cpp and the tests' oracles measure the backends'
+// rounding with it; no backend uses it, so a comparison with it checks a backend against
+// an independent computation.
 #include <cmath>
 #include <limits>
 #include <vector>
 
-namespace preduce::test {
+namespace preduce {
 
 class exact_sum {
 public:
@@ -58,4 +59,4 @@ private:
     long double special_ = 0.0L;
 };
 
-} // namespace preduce::test
+} // namespace preduce

@@ -9,7 +9,7 @@
 #include <variant>
 #include <vector>
 
-#include "element_type.hpp"
+#include "input/element_type.hpp"
 
 namespace preduce_cli {
 

@@ -24,7 +24,7 @@
 
 #include <preduce/preduce.hpp>
 
-#include "npy_writer.hpp"
+#include "output/npy_writer.hpp"
 
 namespace preduce_cli {
 

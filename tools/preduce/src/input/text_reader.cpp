@@ -6,9 +6,9 @@
 #include <type_traits>
 #include <variant>
 
-#include "memory_budget.hpp"
-#include "parse_number.hpp"
-#include "readers.hpp"
+#include "input/memory_budget.hpp"
+#include "input/parse_number.hpp"
+#include "input/readers.hpp"
 
 namespace preduce_cli {
 namespace {

@@ -5,8 +5,8 @@
 #include <string>
 #include <vector>
 
-#include "dataset.hpp"
-#include "element_type.hpp"
+#include "input/dataset.hpp"
+#include "input/element_type.hpp"
 
 namespace preduce_cli {
 

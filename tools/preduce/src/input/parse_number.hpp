@@ -9,7 +9,7 @@
 #include <string_view>
 #include <system_error>
 
-#include "element_type.hpp"
+#include "input/element_type.hpp"
 
 namespace preduce_cli {
 

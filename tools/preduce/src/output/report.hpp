@@ -7,7 +7,7 @@
 
 #include <nlohmann/json.hpp>
 
-#include "measure.hpp"
+#include "commands/measure.hpp"
 
 namespace preduce_cli {
 

@@ -1,4 +1,4 @@
-#include "mpi_mode.hpp"
+#include "commands/mpi_mode.hpp"
 
 #include <mpi.h>
 
@@ -19,7 +19,7 @@
 #include <preduce/mpi.hpp>
 
 #include "cli_error.hpp"
-#include "report.hpp"
+#include "output/report.hpp"
 
 namespace preduce_cli {
 namespace {

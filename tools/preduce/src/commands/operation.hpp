@@ -9,7 +9,7 @@
 #include <preduce/preduce.hpp>
 
 #include "cli_error.hpp"
-#include "parse_number.hpp"
+#include "input/parse_number.hpp"
 
 namespace preduce_cli {
 

@@ -1,4 +1,4 @@
-#include "load_input.hpp"
+#include "input/load_input.hpp"
 
 #include <filesystem>
 #include <fstream>
@@ -12,8 +12,8 @@
 #include <preduce/detail/type_name.hpp>
 
 #include "cli_error.hpp"
-#include "memory_budget.hpp"
-#include "readers.hpp"
+#include "input/memory_budget.hpp"
+#include "input/readers.hpp"
 
 namespace preduce_cli {
 namespace {

@@ -1,4 +1,4 @@
-#include "npy_writer.hpp"
+#include "output/npy_writer.hpp"
 
 #include <cerrno>
 #include <cstdio>
