@@ -12,7 +12,7 @@ if(NOT rc EQUAL 0)
   message(FATAL_ERROR "preduce_bench failed (${rc})")
 endif()
 execute_process(
-  COMMAND "${PYTHON}" "${SOURCE}/bench/plot.py" "${WORK}/cpu.json" "${SOURCE}/bench/results/h200-gpu.json"
+  COMMAND "${PYTHON}" "${SOURCE}/bench/plot.py" "${WORK}/cpu.json" "${SOURCE}/bench/results/h200-gpu-bench.json"
           --label cpu --label h200 --out "${WORK}"
   RESULT_VARIABLE rc)
 if(NOT rc EQUAL 0)
