@@ -26,11 +26,10 @@
 //
 // Defaults: host calls reading under 256 bytes go to seq, larger ones to openmp when it is
 // usable (its inputs under 32K elements run on the calling thread), else to seq. Below 64
-// floats seq's plain loop starts sooner than openmp's SIMD fold (2-core host: argmin of 16
-// floats 0.16 us on seq, 0.19 us on openmp; from 64 floats openmp is ahead). The GPU
-// is never chosen for host memory by default: reading pageable or pinned memory over the
-// host link was slower than the CPU backends at every size on both machines measured
-// (2^24 floats on an H200 host: cuda 2.48 ms from pageable memory, openmp on 16 cores 0.40 ms).
+// floats seq's plain loop starts sooner than openmp's SIMD fold; from 64 floats openmp is
+// ahead. The GPU is never chosen for host memory by default: reading pageable or pinned
+// memory over the host link was slower than the CPU backends at every size measured
+// (docs/front-end-costs.md).
 //
 // Results: under precision::deterministic and compensated every backend gives the same
 // bits, so the choice never changes them; under fast, the result is the chosen backend's.

@@ -33,10 +33,11 @@ static_assert(sizeof(bfloat16) == 2 && alignof(bfloat16) == 2);
 PREDUCE_HD constexpr float to_float(float16 h) noexcept {
 #if defined(__CUDA_ARCH__)
     // Device code: the GPU's own conversion, one instruction where the selects below take
-    // about ten, enough to make a float16 sum compute-bound on an H200. The same value for every pattern; every NaN comes out as
-    // the one NaN 0x7fffffff (test_cuda_half checks both). No result depends on that: fast
-    // sums leave a NaN's bits unspecified, fixed-order sums return the canonical quiet NaN,
-    // and min/max/argmin/argmax and count_if work on the 16-bit patterns.
+    // about ten, which would bound a float16 sum by its instructions rather than by memory.
+    // The same value for every pattern; every NaN comes out as the one NaN 0x7fffffff
+    // (test_cuda_half checks both). No result depends on that: fast sums leave a NaN's bits
+    // unspecified, fixed-order sums return the canonical quiet NaN, and
+    // min/max/argmin/argmax and count_if work on the 16-bit patterns.
     if (!__builtin_is_constant_evaluated()) {
         float f;
         asm("cvt.f32.f16 %0, %1;" : "=f"(f) : "h"(h.bits));

@@ -33,9 +33,9 @@ using cu_memcpy_fn = int (*)(unsigned long long dst, unsigned long long src, std
 std::atomic<cu_memcpy_fn> cached_memcpy{nullptr};
 
 // Path of the loaded libcuda.so*, if any. dl_iterate_phdr walks the in-memory list of
-// loaded objects (0.1 us a call in a test program on a 2-core x86 machine); dlopen(RTLD_NOLOAD)
-// of a library that is not loaded searches the file system first (~17 us there), too slow
-// to repeat on every call.
+// loaded objects; dlopen(RTLD_NOLOAD) of a library that is not loaded searches the file
+// system first, over a hundred times slower, too slow to repeat on every call
+// (docs/front-end-costs.md).
 int find_libcuda(dl_phdr_info* info, std::size_t, void* out) {
     const char* path = info->dlpi_name;
     if (path == nullptr) return 0;
@@ -47,7 +47,7 @@ int find_libcuda(dl_phdr_info* info, std::size_t, void* out) {
 }
 
 // How many objects the process has loaded so far (glibc's dlpi_adds, the same in every entry
-// of the list): the walk stops at the first entry, 16 ns where the whole walk took 100.
+// of the list): the walk stops at the first entry instead of reading them all.
 // 0 where the C library does not report it.
 int objects_loaded(dl_phdr_info* info, std::size_t size, void* out) {
     const bool reported = size >= offsetof(dl_phdr_info, dlpi_adds) + sizeof(info->dlpi_adds);

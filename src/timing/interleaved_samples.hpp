@@ -3,11 +3,11 @@
 // --calibrate`, which must measure a call the same way for automatic's choices to hold in the
 // benchmark's grid. Not part of the library.
 //
-// A sample is one call, or, where one call is shorter than a microsecond, that many calls back
-// to back divided by their number (calls_a_sample): two clock reads cost 20-30 ns on a 2-core
-// x86 VM and its clock counts in steps of ~10 ns, which would otherwise be a third of a
-// 0.05 us call. A call is call(i) with i = 0, 1, 2, ...: the i-th input, so that callers can
-// give each call memory the last calls did not read.
+// A sample is one call, or, where one call is shorter than a microsecond, that many calls
+// back to back divided by their number (calls_a_sample): the two clock reads around a sample,
+// and the clock's coarse steps, would otherwise be a large part of a call that short
+// (docs/front-end-costs.md). A call is call(i) with i = 0, 1, 2, ...: the i-th input, so that
+// callers can give each call memory the last calls did not read.
 //
 // interleaved_samples times several candidates side by side: each round takes a sample of
 // each, in an order drawn afresh every round (so none always runs first, and none always runs

@@ -17,9 +17,8 @@ enum class memory_kind {
 // the cuda backend, the application) about p; host when no driver is loaded, since then
 // no device memory can exist. Works in any build (with or without the cuda backend) and
 // needs no CUDA headers. Without a driver it looks for one again only when the process has
-// loaded an object since it last looked: 0.013 us a call on a 2-core x86 machine (0.07-0.13
-// when it looked every time). With one, the driver's query: 0.19 us on the H200 machine's
-// host (bench/studies/automatic_overhead.cpp).
+// loaded an object since it last looked, which keeps the query a small part of a small
+// call; with one, the query is the driver's (docs/front-end-costs.md).
 memory_kind locate(const void* p) noexcept;
 
 // Copies bytes from src, which may be device memory (through the loaded driver's cuMemcpy),

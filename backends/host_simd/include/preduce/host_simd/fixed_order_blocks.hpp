@@ -43,8 +43,8 @@ inline constexpr bool lifts_double_as_is_v =
 // TwoSum of one row of doubles into the compensated lanes (sum, err), on vectors of B bytes
 // (the AVX-512 clone's 64) with each vector of x a register value. Written on lanes with x
 // read from memory, GCC 12 folds the load of x into s = a + x and loads it again for
-// x - (s - a): two loads a vector where one will do (one thread of a 2-vCPU AVX-512 VM: 4-22%
-// faster with one, bench/studies/compensated_double_loads.cpp). The additions are two_sum's and
+// x - (s - a): two loads a vector where one will do, and one load is faster
+// (docs/host-folds.md). The additions are two_sum's and
 // add()'s, so are the bits; they are spelled out here because GCC drops a vector type's
 // attribute where it is a template argument (two_sum<vec> would be two_sum<double>). GCC only:
 // clang checks the asm operand's size against this helper's own (baseline) target, where a
@@ -164,8 +164,8 @@ __attribute__((target("avx2"), flatten)) PREDUCE_NO_CONTRACT void block_values_a
 }
 
 // Compensated lanes (both compensated branches above) take the AVX-512 clone where the CPU
-// has it: TwoSum's six adds a double, or the float-to-double conversions, kept the AVX2 loop
-// short of memory speed on a 2-vCPU VM, with 5 of a row's 8 error registers spilled.
+// has it: TwoSum's six adds a double, or the float-to-double conversions, keep the AVX2 loop
+// short of memory speed, and it spills 5 of a row's 8 error registers (docs/host-folds.md).
 // AVX-512 does the same operations lane by lane (so the same bits) in half the
 // instructions, with registers for the whole row.
 template <precision P, class R>

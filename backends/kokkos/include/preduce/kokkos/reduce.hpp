@@ -44,10 +44,9 @@
 namespace preduce::kokkos {
 
 namespace tuning {
-// Host: elements per parallel_reduce index. Measured on Serial (a 2-core x86 machine, float
-// sum, 2^17 floats in cache): 120 / 126 / 129 GB/s with 2K / 16K / 64K chunks, so the
-// per-index cost (Kokkos' loop, the lane tree) is a few percent at 16K; OpenMP/Threads
-// spaces still get 4096 indices to balance at 2^26 elements. Same value as openmp's.
+// Host: elements per parallel_reduce index: enough that the per-index cost (Kokkos' loop,
+// the lane tree) is a few percent (docs/host-folds.md), few enough that the OpenMP and
+// Threads spaces still get 4096 indices to balance at 2^26 elements. Same value as openmp's.
 inline constexpr std::size_t host_chunk_elements = 16384;
 // Non-commutative reducers, host: blocks of at least host_chunk_elements, at most this
 // many per unit of the space's concurrency. More than one per thread, so that a thread
@@ -80,9 +79,9 @@ struct chunk_functor {
 };
 
 // Device execution spaces, commutative reducers: one element per index, the shape of a
-// plain Kokkos parallel_reduce, so that Kokkos' own loop and block tree do the rest (on an
-// H200: the speed of parallel_reduce with Kokkos::Sum at 2^20..2^28 floats; a fixed set of
-// threads each striding through the input is slower there, 0.70 of it at 2^28).
+// plain Kokkos parallel_reduce, so that Kokkos' own loop and block tree do the rest: the
+// speed of parallel_reduce with Kokkos::Sum, where a fixed set of threads each striding
+// through the input was slower (docs/host-folds.md).
 template <class R>
 struct element_functor {
     source_t<R> src;

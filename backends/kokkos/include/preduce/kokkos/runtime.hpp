@@ -18,7 +18,7 @@ void run_launch(void (*task)(void*), void* arg);
 // Runs f() with Kokkos ready for it and returns what f returns (or throws what it throws).
 //  - Kokkos is initialized on first use when the application has not (reading KOKKOS_* and
 //    OMP_* environment variables as Kokkos::initialize does) and finalized at exit; a Kokkos
-//    the application initialized is used and never finalized by us.
+//    the application initialized is used and never finalized by preduce.
 //  - One f at a time: Kokkos does not promise that two host threads may launch on one
 //    execution space instance at once (3.4's Serial resizes a process-wide scratch buffer
 //    in every parallel_reduce; CUDA instances share reduction scratch).

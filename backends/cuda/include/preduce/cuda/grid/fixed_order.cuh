@@ -4,7 +4,7 @@
 //
 //  - fixed_blocks: the block values; CTAs take units of 8C blocks grid-stride, a warp C
 //    blocks of a unit. With C = 1 lane j of the warp adds lift(x[b*4096 + j + 32k]) for k = 0, 1, ... in
-//    increasing k (coalesced scalar loads, 16 in flight per lane). With C > 1 (16-byte
+//    increasing k (coalesced scalar loads, loads_in_flight per lane). With C > 1 (16-byte
 //    vectors of C elements, aligned inputs with at least a wave of units) 32/C threads
 //    share a block and each owns C of its lanes: thread c loads the vector at
 //    b*4096 + 32k + c*C and adds its element q to lane c*C + q, the same adds in the same
@@ -50,7 +50,9 @@
 #include "preduce/cuda/grid/fixed_order/staged.cuh"
 #include "preduce/cuda/grid/fixed_order/tree.cuh"
 #include "preduce/cuda/grid/launch.cuh"
+#include "preduce/cuda/runtime/device_tuning.hpp"
 #include "preduce/cuda/runtime/memory.hpp"
+#include "preduce/cuda/tuning.hpp"
 #include "preduce/detail/fixed_order/order.hpp"
 #include "preduce/precision.hpp"
 #include "preduce/source.hpp"
@@ -98,21 +100,21 @@ bool launch_staged(const R& r, source_t<R> src, std::size_t n, std::size_t m,
 
 // The form of the block pass: fixed_blocks' one-lane or vector form, fixed_blocks_bulk, or
 // fixed_blocks_staged. choose lets the input decide (enqueue_reduce, lanes_for, bulk_ctas);
-// the others force one, for tests and studies, where it can run (else the one-lane form;
+// the others force one, for tests and benchmarks, where it can run (else the one-lane form;
 // staged runs where its blocks are one group of the tree). Every form gives the same values.
 enum class block_pass { choose, one_lane, vector, bulk, staged };
 
-// Which form of fixed_blocks reads src[0, n): the C-lane vector form (C = vector_lanes<R>)
-// when every array is aligned to its vectors and there is at least a unit of C blocks for
-// every warp of a wave (with fewer, the one-lane form keeps more loads in flight: on an
-// H200, 2^24 floats took 28 us in the vector form, 25 us in the one-lane form); else 1.
+// Which form of fixed_blocks reads src[0, n) on a device of tuning t: the C-lane vector form
+// (C = vector_lanes<R>) when every array is aligned to its vectors and there are at least
+// t.vector_units_per_warp units of C blocks for every warp of a wave (with fewer, the
+// one-lane form keeps more loads in flight); else 1.
 template <precision P, class R>
-int lanes_for(source_t<R> src, std::size_t n, block_pass form) {
+int lanes_for(source_t<R> src, std::size_t n, block_pass form, const tuning::table& t) {
     constexpr int C = vector_lanes<R>();
     if (C == 1 || form == block_pass::one_lane || !runs_aligned<C>(src)) return 1;
     if (form == block_pass::vector) return C;
     const std::size_t units = n / det::block / C;
-    return units >= static_cast<std::size_t>(wave<P, R, C>()) * warps_per_cta ? C : 1;
+    return units >= static_cast<std::size_t>(wave<P, R, C>()) * warps_per_cta * t.vector_units_per_warp ? C : 1;
 }
 
 // CTAs of a fixed_blocks_bulk wave over src (bulk_wave) on `device` (the current one), 0
@@ -135,26 +137,21 @@ int bulk_ctas(source_t<R> src, block_pass form, const void* kernel, int device) 
     }
 }
 
-// CTAs of fixed_blocks<P, R, C> for m block values: `grid` when positive, else a unit for
-// every warp, one wave at most. A unit is a long trip for one warp (a block, 16 KiB, or C of
-// them), and a CTA's warps take its share of units in turn, so when a wave's shares leave a
-// last round to fewer than half of the warps, that round runs with too few loads in flight
-// to keep the memory busy; then as few CTAs as give every warp the same number of units.
-// On an H200, 2^26 floats (16384 units) on a wave of 660 CTAs gave each CTA 25 units, one
-// warp in eight a fourth round alone; 512 CTAs of 32 took the deterministic sum's kernel
-// from 73.6 to 70.3 us (2^28 floats: 263.9 to 253.4 us). On a wave of 792 CTAs (21 units
-// each, five warps in eight taking a third round) the whole wave was faster than 683 CTAs
-// of 24 (the compensated sum of 2^26 floats: 81.5-83.9 against 85.1-85.6 us, host clock).
-// The values do not depend on the grid.
+// CTAs of fixed_blocks<P, R, C> for m block values on a device of tuning t: `grid` when
+// positive, else a unit for every warp, one wave at most. A unit is a long trip for one warp
+// (a block, 16 KiB, or C of them), and a CTA's warps take its share of units in turn, so
+// when a wave's shares leave a last round to fewer than t.last_round_min_warps of the warps,
+// that round runs with too few loads in flight to keep the memory busy; then as few CTAs as
+// give every warp the same number of units. The values do not depend on the grid.
 template <precision P, class R, int C>
-unsigned blocks_grid(std::size_t m, int grid) {
+unsigned blocks_grid(std::size_t m, int grid, const tuning::table& t) {
     if (grid > 0) return static_cast<unsigned>(grid);
     const std::size_t units = (m + C - 1) / C;
     const std::size_t wave_ctas = static_cast<std::size_t>(wave<P, R, C>());
     if (units <= wave_ctas * warps_per_cta) return static_cast<unsigned>((units + warps_per_cta - 1) / warps_per_cta);
     const std::size_t share = (units + wave_ctas - 1) / wave_ctas;
     const std::size_t last = share % warps_per_cta;  // warps of a CTA with a round more than the rest
-    if (last != 0 && last < warps_per_cta / 2) {
+    if (last != 0 && last < t.last_round_min_warps) {
         const std::size_t per_cta = (share + warps_per_cta - 1) / warps_per_cta * warps_per_cta;
         return static_cast<unsigned>((units + per_cta - 1) / per_cta);
     }
@@ -163,17 +160,18 @@ unsigned blocks_grid(std::size_t m, int grid) {
 
 // Launches fixed_blocks over src[0, n) in the form lanes_for picks (counters: see
 // fixed_blocks; nullptr for the block values alone). device: the current device, -1 where
-// the caller has not asked (each cudaGetDevice is a driver call on the caller's clock).
+// the caller has not asked (then asked here, once).
 template <precision P, class R>
 void launch_blocks(const R& r, source_t<R> src, std::size_t n, std::size_t base,
                    det::value_t<P, typename R::accumulator_type>* v, typename R::result_type* d_result,
                    unsigned* counters, cudaStream_t stream, int grid, block_pass form, int device = -1) {
     constexpr int C = vector_lanes<R>();
     const std::size_t m = det::block_count(n);
+    if (device < 0) device = current_device();
     if constexpr (bulk_shape_v<R>) {
         const auto kernel = fixed_blocks_bulk<P, R>;  // this translation unit's stub: bulk_wave opts it in
-        const auto wave = static_cast<std::size_t>(bulk_ctas<P, R>(src, form, reinterpret_cast<const void*>(kernel),
-                                                                   device >= 0 ? device : current_device()));
+        const auto wave =
+            static_cast<std::size_t>(bulk_ctas<P, R>(src, form, reinterpret_cast<const void*>(kernel), device));
         if (wave > 0) {
             // A CTA per SM (its warps' stages fill most of the shared memory), a share of the
             // blocks each: as many as the shares of a wave (bulk_share) fill.
@@ -184,15 +182,16 @@ void launch_blocks(const R& r, source_t<R> src, std::size_t n, std::size_t base,
             return;
         }
     }
+    const tuning::table& t = tuning::for_device(device);
     if constexpr (C > 1) {
-        if (lanes_for<P, R>(src, n, form) == C) {
-            launch("fixed_blocks launch", fixed_blocks<P, R, C>, blocks_grid<P, R, C>(m, grid), block_threads, stream, r,
-                   src, n, base, v, d_result, counters);
+        if (lanes_for<P, R>(src, n, form, t) == C) {
+            launch("fixed_blocks launch", fixed_blocks<P, R, C>, blocks_grid<P, R, C>(m, grid, t), block_threads, stream,
+                   r, src, n, base, v, d_result, counters);
             return;
         }
     }
-    launch("fixed_blocks launch", fixed_blocks<P, R, 1>, blocks_grid<P, R, 1>(m, grid), block_threads, stream, r, src,
-           n, base, v, d_result, counters);
+    launch("fixed_blocks launch", fixed_blocks<P, R, 1>, blocks_grid<P, R, 1>(m, grid, t), block_threads, stream, r,
+           src, n, base, v, d_result, counters);
 }
 
 // Enqueues the block values of src[0, n) into v (global indices base + i). grid: blocks of
@@ -260,16 +259,13 @@ void enqueue_groups(const R& r, const det::value_t<P, typename R::accumulator_ty
 }
 
 // Whether the bulk pass (bulk CTAs a wave, 0 where it does not run) reads m blocks of src
-// faster than the staged kernel: past two blocks for each of its CTAs (one an SM). Up to
-// there the staged kernel's blocks are in flight whole, and its block values came sooner on
-// an H200 (bench/studies/fixed_order_tail.cu, GPU time a launch, 2^20 elements: float sums
-// 4.08 us against the bulk pass's 4.72, double sums 5.55 against 6.07, compensated double
-// sums 6.11 against 6.42); past them the bulk CTAs fold their shares of the tree themselves,
-// where the staged kernel's CTAs each count on one counter and its last CTA folds a value
-// for every block (2^22 floats, the staged kernel forced: 9.97 us a launch against the bulk
-// pass's 9.30, its block values alone 7.39 against 7.50).
-inline bool bulk_beats_staged(std::size_t m, std::size_t bulk) {
-    return bulk != 0 && m > 2 * bulk;
+// faster than the staged kernel on a device of tuning t: past t.staged_blocks_per_bulk_cta
+// blocks for each of its CTAs (one an SM). Up to there the staged kernel's blocks are in
+// flight whole and its block values come sooner; past there the bulk CTAs fold their shares
+// of the tree themselves, where the staged kernel's CTAs each count on one counter and its
+// last CTA folds a value for every block.
+inline bool bulk_beats_staged(std::size_t m, std::size_t bulk, const tuning::table& t) {
+    return bulk != 0 && m > t.staged_blocks_per_bulk_cta * bulk;
 }
 
 // The whole fixed-order reduction of device-accessible src[0, n) (n >= 1) into *d_result
@@ -304,14 +300,16 @@ void enqueue_reduce(const R& r, source_t<R> src, std::size_t n, typename R::resu
         return;
     if (grid <= 0 && form == block_pass::choose) {
         // The staged kernel while its CTAs fit one wave, unless the bulk pass runs and reads
-        // the blocks faster (bulk_beats_staged). Up to two blocks for each bulk CTA (one an
-        // SM) always fit a wave of the staged kernel (two or more an SM): no lookup then.
+        // the blocks faster (bulk_beats_staged). Where the bulk pass runs, the staged kernel's
+        // CTAs (staged_blocks_per_bulk_cta for each bulk CTA, one an SM) are taken to fit a
+        // wave without a lookup: the staged kernel keeps at least that many CTAs an SM.
+        // Were they more, the launch would only take more than a wave, with the same values.
         std::size_t bulk = 0;
         if constexpr (bulk_shape_v<R>) {
             const auto kernel = fixed_blocks_bulk<P, R>;
             bulk = static_cast<std::size_t>(bulk_ctas<P, R>(src, form, reinterpret_cast<const void*>(kernel), device));
         }
-        if (!bulk_beats_staged(m, bulk) &&
+        if (!bulk_beats_staged(m, bulk, tuning::for_device(device)) &&
             launch_staged<P>(r, src, n, m, values, d_result, ws.done, stream, bulk == 0))
             return;
     }

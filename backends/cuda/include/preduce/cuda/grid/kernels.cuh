@@ -67,10 +67,9 @@ __device__ __forceinline__ V load_from_l2(const V* p) {
 // one: the stores this thread made, and those a barrier of its CTA ordered before it, are
 // visible to whichever thread later reads the count; the stores of the threads that counted
 // before are visible to this one, and after a barrier to its whole CTA. Returns the count
-// before. A __threadfence on each side (a sequentially consistent fence) orders more than
-// the hand-over needs: on an H200 the fixed-order reductions of 2^20-2^24 elements took
-// 0.3-0.5 us more GPU time with them, the fast sum of 2^20 floats 0.4 us
-// (bench/studies/fixed_order_tail.cu, bench/results/h200-count-acq-rel-study.md).
+// before. A __threadfence on each side (a sequentially consistent fence) would order more
+// than the hand-over needs, and costs the short reductions measurable time
+// (docs/fixed-order-gpu.md).
 __device__ __forceinline__ unsigned count_acq_rel(unsigned* counter, unsigned add) {
     ::cuda::atomic_ref<unsigned, ::cuda::thread_scope_device> count(*counter);
     return count.fetch_add(add, ::cuda::std::memory_order_acq_rel);

@@ -10,10 +10,12 @@
 #include <cstddef>
 #include <cstdlib>
 #include <string>
+#include <type_traits>
 #include <utility>
 
 #include "preduce/cuda/runtime/check.hpp"
 #include "preduce/cuda/grid/kernels.cuh"
+#include "preduce/cuda/runtime/device_tuning.hpp"
 #include "preduce/cuda/runtime/memory.hpp"
 #include "preduce/cuda/tuning.hpp"
 #include "preduce/source.hpp"
@@ -46,11 +48,15 @@ inline int current_device() {
     return d;
 }
 
+// The tuning table's entry for the current device (tuning.hpp).
+inline const tuning::table& current_tuning() { return tuning::for_device(current_device()); }
+
 // Blocks of `kernel` (with `threads` threads) in one full wave on the current device, at
-// most `per_sm_cap` per SM; `cache` (one per kernel) keeps the answer per device.
+// most per_sm_cap per SM (a number, or a function of the device asked on a cache miss);
+// `cache` (one per kernel) keeps the answer per device.
 using wave_cache = std::array<std::atomic<int>, 64>;
-template <class Kernel>
-int one_wave(wave_cache& cache, Kernel* kernel, int threads, int per_sm_cap) {
+template <class Kernel, class Cap>
+int one_wave(wave_cache& cache, Kernel* kernel, int threads, Cap per_sm_cap) {
     const int device = current_device();
     auto& slot = cache[static_cast<std::size_t>(device) % cache.size()];
     int blocks = slot.load(std::memory_order_relaxed);
@@ -59,22 +65,31 @@ int one_wave(wave_cache& cache, Kernel* kernel, int threads, int per_sm_cap) {
         check(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, device), "cudaDeviceGetAttribute");
         check(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, kernel, threads, 0),
               "cudaOccupancyMaxActiveBlocksPerMultiprocessor");
-        blocks = sms * std::max(1, std::min(per_sm, per_sm_cap));
+        int cap = 0;
+        if constexpr (std::is_invocable_v<Cap, int>) cap = per_sm_cap(device);
+        else cap = per_sm_cap;
+        blocks = sms * std::max(1, std::min(per_sm, cap));
         slot.store(blocks, std::memory_order_relaxed);
     }
     return blocks;
 }
 
-// Blocks of one full wave of reduce_partials, tuning::blocks_per_sm per SM at most.
+// Resident blocks per SM the fast order's one-wave grids are sized for on `device`: the
+// tuning table's blocks_per_sm, or PREDUCE_CUDA_BLOCKS_PER_SM, which overrides it for
+// tuning sweeps only.
+inline int fast_blocks_per_sm(int device) {
+    static const int from_environment = [] {
+        const char* env = std::getenv("PREDUCE_CUDA_BLOCKS_PER_SM");
+        return env != nullptr ? std::max(1, std::atoi(env)) : 0;
+    }();
+    return from_environment > 0 ? from_environment : tuning::for_device(device).blocks_per_sm;
+}
+
+// Blocks of one full wave of reduce_partials, fast_blocks_per_sm per SM at most.
 template <int BlockThreads, class R>
 int wave_blocks() {
     static wave_cache cache{};
-    // PREDUCE_CUDA_BLOCKS_PER_SM overrides the tuning constant for tuning sweeps only.
-    static const int wanted = [] {
-        const char* env = std::getenv("PREDUCE_CUDA_BLOCKS_PER_SM");
-        return env != nullptr ? std::max(1, std::atoi(env)) : tuning::blocks_per_sm;
-    }();
-    return one_wave(cache, reduce_partials<BlockThreads, R>, BlockThreads, wanted);
+    return one_wave(cache, reduce_partials<BlockThreads, R>, BlockThreads, fast_blocks_per_sm);
 }
 
 // Grid for n elements: enough blocks for the tiles, at most one wave.
@@ -127,13 +142,13 @@ inline unsigned long long stream_key(cudaStream_t stream) {
     return id + 1;
 }
 
-// Workspace for the reductions this host thread enqueues on `stream`. Work on one stream
-// runs in order, so each call reuses the previous call's buffer on that stream: no
-// allocation and no clearing per call, which measured 1.5-3 us per call against a
-// stream-ordered pool on an H200 at 2^16-2^24. A buffer's completion counter is zeroed on
-// the stream when the buffer is made, and every counted launch leaves it at 0. Buffers
-// are freed with cudaFree, which first waits for the work that may still use them: when
-// one grows, when the thread has used more streams than it keeps, and at thread exit.
+// Workspace for the reductions this host thread enqueues on `stream`. Work on one stream runs
+// in order, so each call reuses the previous call's buffer on that stream: no allocation and
+// no clearing per call, which a stream-ordered pool would add to every call
+// (docs/cuda-tuning.md). A buffer's completion counter is zeroed on the stream when the
+// buffer is made, and every counted launch leaves it at 0. Buffers are freed with cudaFree,
+// which first waits for the work that may still use them: when one grows, when the thread has
+// used more streams than it keeps, and at thread exit.
 inline counted_workspace cached_workspace(std::size_t bytes, cudaStream_t stream, int device) {
     struct entry {
         int device = -1;
@@ -189,16 +204,17 @@ inline counted_workspace counted_workspace_for(std::size_t bytes, cudaStream_t s
 // Device workspace the reduction of n elements needs: the counter and one accumulator per block.
 template <class R>
 std::size_t workspace_bytes(std::size_t n) {
-    if (n <= tuning::single_block_max_elements) return 0;
+    if (n <= current_tuning().single_block_max_elements) return 0;
     return counter_bytes +
            static_cast<std::size_t>(grid_for<tuning::block_threads, R>(n)) * sizeof(typename R::accumulator_type);
 }
 
-// Elements one block reduces alone: fewer when the input is read over the host link (remote).
+// Elements one block reduces alone on a device of tuning t: fewer when the input is read
+// over the host link (remote).
 template <class R>
-std::size_t single_block_max(bool remote) {
-    if (!remote) return tuning::single_block_max_elements;
-    return tuning::single_block_max_remote_bytes / sizeof(typename R::value_type);  // a zip's value: both arrays
+std::size_t single_block_max(const tuning::table& t, bool remote) {
+    if (!remote) return t.single_block_max_elements;
+    return t.single_block_max_remote_bytes / sizeof(typename R::value_type);  // a zip's value: both arrays
 }
 
 // The whole reduction of device-accessible data into *d_result, enqueued on `stream`: one
@@ -216,7 +232,7 @@ void enqueue_reduce(const R& r, source_t<R> data, std::size_t n, output_t<R, Fin
     using A = typename R::accumulator_type;
     using Result = typename R::result_type;
     constexpr int B = tuning::block_threads;
-    if (n <= single_block_max<R>(remote)) {
+    if (n <= single_block_max<R>(current_tuning(), remote)) {
         // One block: its single partial is the accumulator, or it writes the finished result.
         if constexpr (Finish)
             launch("reduce_partials (single block) launch", reduce_partials<B, R>, 1, B, stream, r, data, n, base,

@@ -82,7 +82,8 @@ __device__ __forceinline__ bool segment_extent(const layout& L, std::uint64_t s,
 // accumulators: registers capped so that 8 blocks fit an SM (more loads in flight). Larger
 // ones (argmin) would spill under that cap.
 template <int G, class R>
-__global__ void __launch_bounds__(256, sizeof(typename R::accumulator_type) <= 8 ? tuning::blocks_per_sm : 1)
+__global__ void __launch_bounds__(tuning::segment_threads,
+                                  sizeof(typename R::accumulator_type) <= 8 ? tuning::segment_group_blocks_per_sm : 1)
     group_per_segment(R r, source_t<R> src, layout L, std::uint64_t n, typename R::result_type* __restrict__ out,
                       std::uint64_t small, big_segment* __restrict__ medium, std::uint64_t big,
                       big_segment* __restrict__ list, unsigned long long* __restrict__ listed,
@@ -196,7 +197,7 @@ __global__ void combine_chunks(R r, const big_segment* __restrict__ list, const 
 }
 
 template <precision P, class R>
-__global__ void __launch_bounds__(256)
+__global__ void __launch_bounds__(tuning::segment_threads)
     warp_per_segment_fixed(R r, source_t<R> src, layout L, std::uint64_t n, typename R::result_type* __restrict__ out,
                            std::uint64_t big, big_segment* __restrict__ list, unsigned long long* __restrict__ listed,
                            int* bad) {
@@ -230,7 +231,7 @@ __global__ void __launch_bounds__(256)
 // (neighbouring threads take neighbouring columns: every row's loads are coalesced), into
 // partials[piece * count + s], or, with one piece, the finished result into out[s].
 template <class R>
-__global__ void __launch_bounds__(256)
+__global__ void __launch_bounds__(tuning::segment_threads)
     column_pieces(R r, source_t<R> src, layout L, std::uint64_t pieces, std::uint64_t rows,
                   typename R::accumulator_type* __restrict__ partials, typename R::result_type* __restrict__ out) {
     using A = typename R::accumulator_type;
@@ -260,7 +261,7 @@ __global__ void combine_columns(R r, std::uint64_t count, std::uint64_t pieces,
 }
 
 template <precision P, class R>
-__global__ void __launch_bounds__(256)
+__global__ void __launch_bounds__(tuning::segment_threads)
     thread_per_column_fixed(R r, source_t<R> src, layout L, typename R::result_type* __restrict__ out) {
     using A = typename R::accumulator_type;
     const std::uint64_t threads = static_cast<std::uint64_t>(gridDim.x) * blockDim.x;
@@ -278,16 +279,14 @@ __global__ void __launch_bounds__(256)
 namespace preduce::cuda::detail::segments {
 
 // Segment tiers of the fast order (every segment is reduced whole by one of them; the tier
-// changes how fast, never what):
-//   len <= small_elements               a group of lanes in group_per_segment
-//   small_elements < len <= chunk       one block in block_per_segment (every segment goes
+// changes how fast, never what), by the tuning table's lengths (tuning.hpp):
+//   len <= small                        a group of lanes in group_per_segment
+//   small < len <= chunk                one block in block_per_segment (every segment goes
 //                                       there first when the mean length is over small)
-//   len > chunk_elements                jobs of chunk_elements, a block each (segment_chunks)
-// The fixed order: a warp per segment up to big_elements, then the single-array fixed-order
-// launches per segment.
-inline constexpr std::uint64_t small_elements = 2048;
-inline constexpr std::uint64_t chunk_elements = std::uint64_t{1} << 16;
-inline constexpr std::uint64_t big_elements = std::uint64_t{1} << 16;
+//   len > chunk                         jobs of chunk elements, a block each (segment_chunks)
+// with small = segment_small_elements, chunk = segment_chunk_elements. The fixed order: a
+// warp per segment up to segment_warp_elements, then the single-array fixed-order launches
+// per segment.
 
 struct lists {
     big_segment* big;     // segments for the jobs (fast) or the per-segment launches (fixed order)
@@ -304,7 +303,11 @@ template <precision P, class R>
 void enqueue(const R& r, source_t<R> src, std::uint64_t n, const layout& L, typename R::result_type* out,
              cudaStream_t stream) {
     using A = typename R::accumulator_type;
-    constexpr int threads = 256;
+    constexpr int threads = tuning::segment_threads;
+    const int device = current_device();
+    const tuning::table& t = tuning::for_device(device);
+    const std::uint64_t small_elements = t.segment_small_elements, chunk_elements = t.segment_chunk_elements,
+                        big_elements = t.segment_warp_elements;
     const auto grid_for_items = [](std::uint64_t items, std::uint64_t per_block) {
         const std::uint64_t blocks = (items + per_block - 1) / per_block;
         return static_cast<unsigned>(blocks < 65535u * 16 ? (blocks == 0 ? 1 : blocks) : 65535u * 16);
@@ -313,10 +316,11 @@ void enqueue(const R& r, source_t<R> src, std::uint64_t n, const layout& L, type
         if constexpr (P == precision::fast) {
             // Rows split into pieces until the threads fill the GPU a few times over.
             int sms = 0;
-            check(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, current_device()), "cudaDeviceGetAttribute");
-            const std::uint64_t want = static_cast<std::uint64_t>(sms) * 2048 * 2;
+            check(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, device), "cudaDeviceGetAttribute");
+            const std::uint64_t want = static_cast<std::uint64_t>(sms) * t.strided_threads_per_sm;
             std::uint64_t pieces = L.count == 0 ? 1 : (want + L.count - 1) / L.count;
-            pieces = pieces < (L.size + 63) / 64 ? pieces : (L.size + 63) / 64;
+            const std::uint64_t most = (L.size + t.strided_min_rows - 1) / t.strided_min_rows;  // strided_min_rows a piece
+            pieces = pieces < most ? pieces : most;
             if (pieces < 1) pieces = 1;
             const std::uint64_t rows = (L.size + pieces - 1) / pieces;
             device_buffer partials(pieces > 1 ? pieces * L.count * sizeof(A) : 0, stream);
@@ -361,7 +365,7 @@ void enqueue(const R& r, source_t<R> src, std::uint64_t n, const layout& L, type
         static wave_cache waves{};
         const auto one_wave_of = [&](std::uint64_t items) {
             const auto wave = static_cast<std::uint64_t>(
-                one_wave(waves, block_per_segment<R>, tuning::block_threads, tuning::blocks_per_sm));
+                one_wave(waves, block_per_segment<R>, tuning::block_threads, t.blocks_per_sm));
             return static_cast<unsigned>(items == 0 ? 1 : items < wave ? items : wave);
         };
         if (mean <= small_elements) {
@@ -391,9 +395,10 @@ void enqueue(const R& r, source_t<R> src, std::uint64_t n, const layout& L, type
         launch("segment_chunks launch", segment_chunks<R>, static_cast<unsigned>(ls.job_capacity), tuning::block_threads,
                stream, r, src, static_cast<const big_segment*>(ls.big), static_cast<const unsigned long long*>(ls.count),
                static_cast<const std::uint64_t*>(ls.owner), chunk_elements, partials.as<A>());
-        launch("combine_chunks launch", combine_chunks<R>, static_cast<unsigned>((ls.big_capacity + 255) / 256), 256, stream,
-               r, static_cast<const big_segment*>(ls.big), static_cast<const unsigned long long*>(ls.count), chunk_elements,
-               static_cast<const A*>(partials.as<A>()), out);
+        launch("combine_chunks launch", combine_chunks<R>, static_cast<unsigned>((ls.big_capacity + threads - 1) / threads),
+               threads, stream, r, static_cast<const big_segment*>(ls.big),
+               static_cast<const unsigned long long*>(ls.count), chunk_elements, static_cast<const A*>(partials.as<A>()),
+               out);
     } else {
         launch("warp_per_segment_fixed launch", warp_per_segment_fixed<P, R>, grid_for_items(L.count, threads / 32), threads,
                stream, r, src, L, n, out, big_elements, ls.big, ls.count, ls.bad);

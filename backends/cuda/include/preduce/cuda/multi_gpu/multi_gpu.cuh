@@ -227,9 +227,9 @@ typename R::result_type reduce_pieces(const R& r, const std::vector<piece<source
 inline int gpus_for(const options& opts) { return opts.gpus == 0 ? info::visible_devices() : opts.gpus; }
 
 // Whether options::gpus splits this input over several GPUs: host (pageable, pinned) and
-// managed memory of at least tuning::multi_gpu_min_elements elements, with at least two
-// GPUs named. Device memory lives on one GPU and is refused, rather than read by the others
-// over the interconnect: reduce_parts spreads it.
+// managed memory of at least the current device's multi_gpu_min_elements (tuning.hpp),
+// with at least two GPUs named. Device memory lives on one GPU and is refused, rather than
+// read by the others over the interconnect: reduce_parts spreads it.
 template <std::size_t N>
 bool splits(const placement<N>& where, std::size_t n, const options& opts) {
     if (opts.gpus == 1) return false;
@@ -239,7 +239,7 @@ bool splits(const placement<N>& where, std::size_t n, const options& opts) {
                                " splits host data over several GPUs, but this input is in the memory of GPU " +
                                std::to_string(where.owner) +
                                "; use gpus = 1 for it, or give each GPU its part with preduce::cuda::reduce_parts");
-    return k >= 2 && n >= tuning::multi_gpu_min_elements;
+    return k >= 2 && n >= current_tuning().multi_gpu_min_elements;
 }
 
 // src[0, n) of host or managed memory, split over the first gpus_for(opts) GPUs.

@@ -18,8 +18,9 @@ namespace preduce::cuda::detail {
 
 // preduce's own stream-ordered memory pool on `device`, created once. The default pool
 // gives memory back to the driver at every synchronisation (release threshold 0), which
-// makes each reduction pay a real cudaMalloc (~50 us measured on an H200); changing the
-// default pool's threshold would change the application's allocator, so we keep our own.
+// makes each reduction pay a real cudaMalloc, longer than a small reduction takes
+// (docs/cuda-tuning.md); changing the default pool's threshold would change the
+// application's allocator, so preduce keeps its own.
 inline cudaMemPool_t workspace_pool(int device) {
     thread_local int cached_device = -1;  // the common case, without the lock
     thread_local cudaMemPool_t cached_pool{};
@@ -130,14 +131,14 @@ Result* result_slot() {
 
 // The host's wait for a result that the last kernel on a stream writes into a result slot:
 // once, by store_whole, in whole 4-byte words where the type has them (awaitable_v). The
-// words land in host memory before the stream reports the kernel complete: on an H200 host,
-// waiting for them returned 1.5-1.7 us sooner than cudaStreamSynchronize after a one-block
-// kernel (8.4 against 10.0 us for launch and wait). prime_result marks every word of the
-// slot before the launch; await_result spins until no word holds the mark, for at most
-// result_spin_budget, and otherwise synchronizes the stream, which also reports a failed
-// kernel's error (a result whose word equals the mark only takes that longer path). A
-// long reduction thus blocks as the application's device flags ask, after the budget.
-// Results without whole words are not marked, and their wait is the synchronization.
+// words land in host memory before the stream reports the kernel complete, so waiting for
+// them returns sooner than cudaStreamSynchronize, by a sizeable part of a small call
+// (docs/cuda-tuning.md). prime_result marks every word of the slot before the launch;
+// await_result spins until no word holds the mark, for at most result_spin_budget, and
+// otherwise synchronizes the stream, which also reports a failed kernel's error (a result
+// whose word equals the mark only takes that longer path). A long reduction thus blocks as
+// the application's device flags ask, after the budget. Results without whole words are not
+// marked, and their wait is the synchronization.
 inline constexpr std::uint32_t unwritten_word = 0x7fa5a5a5u;  // a NaN as a float
 inline constexpr std::chrono::microseconds result_spin_budget{50};
 template <class Result>

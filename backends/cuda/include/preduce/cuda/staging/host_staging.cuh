@@ -13,6 +13,7 @@
 #include "preduce/cuda/grid/launch.cuh"
 #include "preduce/cuda/grid/fixed_order.cuh"
 #include "preduce/cuda/runtime/callback.hpp"
+#include "preduce/cuda/runtime/device_tuning.hpp"
 #include "preduce/cuda/runtime/memory.hpp"
 #include "preduce/cuda/staging/parallel_copy.hpp"
 #include "preduce/cuda/runtime/placement.hpp"
@@ -24,7 +25,7 @@
 namespace preduce::cuda::detail {
 
 // Per host thread: pinned chunks, streams and events are expensive to create (pinning
-// 16 MiB costs milliseconds) and are reused across calls; one set per thread keeps
+// megabytes costs milliseconds) and are reused across calls; one set per thread keeps
 // concurrent callers apart.
 struct staging_set {
     int device = -1;
@@ -33,6 +34,9 @@ struct staging_set {
     event copied[2];  // the copy out of chunk[b] has finished: the CPU may refill it
 };
 
+// Bytes of each staging chunk on the current device (tuning.hpp).
+inline std::size_t staging_chunk_bytes() { return current_tuning().staging_chunk_bytes; }
+
 inline staging_set& staging_for_this_thread() {
     thread_local std::unique_ptr<staging_set> set;
     const int device = current_device();
@@ -40,25 +44,28 @@ inline staging_set& staging_for_this_thread() {
         set.reset();  // the old device's buffers go before the new ones are pinned
         auto fresh = std::make_unique<staging_set>();
         fresh->device = device;
-        fresh->chunk[0] = pinned_buffer(tuning::staging_chunk_bytes);
-        fresh->chunk[1] = pinned_buffer(tuning::staging_chunk_bytes);
+        const std::size_t bytes = tuning::for_device(device).staging_chunk_bytes;
+        fresh->chunk[0] = pinned_buffer(bytes);
+        fresh->chunk[1] = pinned_buffer(bytes);
         set = std::move(fresh);
     }
     return *set;
 }
 
-// Elements per chunk and where each staged array sits inside a chunk: the arrays share
-// the pinned chunk (and its device twin) side by side, one region each, 256-byte aligned.
+// Elements per chunk of chunk_bytes and where each staged array sits inside a chunk: the
+// arrays share the pinned chunk (and its device twin) side by side, one region each,
+// 256-byte aligned.
 template <std::size_t N>
 struct chunk_layout {
     std::size_t elements = 0;
     std::array<std::size_t, N> offset{};  // bytes; only staged arrays have a region
 
-    chunk_layout(const std::array<std::size_t, N>& element_bytes, const std::array<bool, N>& staged) {
+    chunk_layout(std::size_t chunk_bytes, const std::array<std::size_t, N>& element_bytes,
+                 const std::array<bool, N>& staged) {
         std::size_t row = 0;
         for (std::size_t c = 0; c < N; ++c)
             if (staged[c]) row += element_bytes[c];
-        elements = tuning::staging_chunk_bytes / row / 256 * 256;
+        elements = chunk_bytes / row / 256 * 256;
         std::size_t at = 0;
         for (std::size_t c = 0; c < N; ++c)
             if (staged[c]) {
@@ -82,15 +89,16 @@ void stage_chunks(const std::array<const void*, N>& whole, const std::array<std:
                   callback<void(const std::array<const void*, N>&, std::size_t, std::size_t, std::size_t, cudaStream_t)>
                       on_chunk,
                   callback<void()> on_joined) {
-    const chunk_layout<N> layout(element_bytes, pageable);
+    const std::size_t chunk_bytes = staging_chunk_bytes();
+    const chunk_layout<N> layout(chunk_bytes, element_bytes, pageable);
     const std::size_t chunk_elements = layout.elements / align * align;
     if (chunk_elements == 0)
         throw invalid_argument("preduce::cuda: elements too large for the staging chunk");
     staging_set& st = staging_for_this_thread();
     const std::size_t chunks = (n + chunk_elements - 1) / chunk_elements;
 
-    device_buffer staged[2] = {device_buffer(tuning::staging_chunk_bytes, st.streams[0].get()),
-                               device_buffer(tuning::staging_chunk_bytes, st.streams[1].get())};
+    device_buffer staged[2] = {device_buffer(chunk_bytes, st.streams[0].get()),
+                               device_buffer(chunk_bytes, st.streams[1].get())};
     // The second stream must not use its buffer before the first stream's allocation is ordered.
     check(cudaStreamSynchronize(st.streams[0].get()), "cudaStreamSynchronize");
 
@@ -156,7 +164,8 @@ void stage_from_host(S src, std::size_t n, const std::array<bool, columns<S>::co
 
 template <class S>
 std::size_t staged_chunk_elements(const std::array<bool, columns<S>::count>& pageable, std::size_t align) {
-    return chunk_layout<columns<S>::count>(columns<S>::element_bytes, pageable).elements / align * align;
+    return chunk_layout<columns<S>::count>(staging_chunk_bytes(), columns<S>::element_bytes, pageable).elements / align *
+           align;
 }
 
 // Reduces a source of which at least one array is pageable host memory: each chunk leaves

@@ -1,7 +1,8 @@
 #pragma once
 // Copying pageable memory into pinned staging is the slowest step of reducing host data
-// on the GPU: one core copies ~8 GB/s, the PCIe/C2C link carries ~50. A few resident
-// workers share each large copy with the calling thread. One copy at a time: a second
+// on the GPU: one core copies several times slower than the PCIe or C2C link carries
+// (docs/cuda-tuning.md). A few resident workers share each large copy with the calling
+// thread. One copy at a time: a second
 // caller that finds the workers busy copies alone rather than waiting.
 #include <algorithm>
 #include <atomic>

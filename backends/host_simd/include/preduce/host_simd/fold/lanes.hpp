@@ -35,8 +35,8 @@ namespace preduce::detail {
 
 // Software prefetch 8 KiB ahead of the loads. Folds that spend a few instructions per
 // element (float min/max keys, minmax, argmin) otherwise leave the hardware prefetcher
-// behind: on a 2-core AMD EPYC VM (AVX2) one core's float max read 2^26 floats at 32 GB/s
-// without it and 38.5 GB/s with it, against 40 GB/s for the sum (which it leaves alone).
+// behind and read well below the sum's speed; with it they come close to it
+// (docs/host-folds.md). The sum, which keeps up without it, is left alone.
 // A prefetch never faults, so running past the end of the input is harmless.
 inline constexpr std::size_t prefetch_bytes = 8192;
 

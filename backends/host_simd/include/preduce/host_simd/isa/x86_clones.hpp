@@ -30,9 +30,9 @@
 namespace preduce::detail {
 
 // host_fold: lane_fold compiled twice, for the x86-64 baseline (SSE2) and for AVX2, the
-// latter chosen at run time when the CPU has it. One core folded 2^26 floats at 38 GB/s
-// with SSE2 against a 43 GB/s AVX2 read probe on a 2-core AMD EPYC VM, and 42.6 GB/s
-// with the AVX2 clone (flatten: GCC otherwise calls the baseline lane_fold from it).
+// latter chosen at run time when the CPU has it: the AVX2 clone folds at the read probe's
+// speed, the baseline short of it (docs/host-folds.md). flatten: GCC otherwise calls the
+// baseline lane_fold from the clone.
 #if (defined(__GNUC__) || defined(__clang__)) && defined(__x86_64__) && !defined(__AVX2__)
 #define PREDUCE_HOST_AVX2_DISPATCH 1
 // The AVX-512 clones' target (here and in fixed_order_blocks.hpp). It asks g++ for 512-bit
@@ -44,8 +44,9 @@ namespace preduce::detail {
 #define PREDUCE_HOST_AVX512_TARGET "avx512f,avx512vl,prefer-vector-width=512"
 #endif
 // 8-byte argmin/argmax: AVX2 has the signed 64-bit compare (vpcmpgtq) that SSE2 lacks, so
-// only the AVX2 clone takes the rank lanes for double/int64 (one core: 7.7 -> 39 GB/s on
-// 2^26 doubles; in the SSE2 build the generic fold is faster).
+// only the AVX2 clone takes the rank lanes for double/int64: there they are several times
+// faster than the generic fold, which is the faster one in the SSE2 build
+// (docs/host-folds.md).
 template <class R>
 inline constexpr int wide_arg_kind = 0;  // 0: not an 8-byte argmin/argmax; 1: argmin; 2: argmax
 template <class T>
@@ -141,8 +142,8 @@ struct widened_half_round512 {
 // The sum of 16-bit floats where the CPU has AVX-512: fold_lanes<32> with widened_half_round
 // (the same lanes, adds and tree, so the same bits), its 32 lanes kept in two registers in
 // place of an array, which leaves a load, a widening and an add per 16 elements, as in a bare
-// loop (on an AVX-512 CPU the 256-bit form ran at 0.83-0.95 of the read probe, a bare 512-bit
-// loop at 0.87-1.04: 2 threads, 2^27 elements, studies/narrow_sum_loops.cpp).
+// loop: on AVX-512 CPUs such a loop comes closer to the read probe than the 256-bit form
+// (docs/host-folds.md).
 // float16: lanes 0-15 and 16-31 in order. bfloat16: a 32-element load's evens (the shifted
 // lower halves) go to lanes 0-7 and 16-23, its odds (the masked upper halves) to 8-15 and
 // 24-31, where widened_half_round puts them; two permutes bring the lanes back in order once,

@@ -1,8 +1,8 @@
 #pragma once
 // What one Kokkos iteration folds, by where it runs and whether the reducer may reorder
 // operands. On a host space a one-element-per-index functor spends its time in Kokkos' loop
-// and one serial dependency chain (float sum of 2^26 on Serial: ~8 GB/s against a 40 GB/s
-// AVX2 read probe), so each index gets real work there:
+// and one serial dependency chain, at a fraction of the memory's speed (docs/host-folds.md),
+// so each index gets real work there:
 //
 //  - host execution spaces: index c owns a contiguous chunk, folded by
 //    preduce::detail::host_fold (preduce/host_simd/lane_fold.hpp), the same SIMD-lane fold

@@ -9,6 +9,7 @@
 #include <type_traits>
 
 #include "preduce/cuda/grid/fixed_order/tree.cuh"
+#include "preduce/cuda/tuning.hpp"
 #include "preduce/detail/fixed_order/order.hpp"
 #include "preduce/precision.hpp"
 #include "preduce/source.hpp"
@@ -66,17 +67,16 @@ bool runs_aligned(S src) {
     else return run_aligned<C>(src.first) && run_aligned<C>(src.second);
 }
 
-// Vectors a thread of the C-lane form loads before it adds: 128 bytes of one array (16 scalar
-// loads in the one-lane form), half as many for two arrays or double lanes of float data,
-// which need twice the registers. Measured on an H200, the block values of 2^28 floats alone
-// (a standalone study, event time): 0.98 of CUB's sum's speed with 8 vectors, 0.96 with 4;
-// compensated (double lanes) 0.97 with 4, 0.93 with 8.
+// Loads a thread issues before it adds (tuning.hpp): the one-lane form's scalar loads, or the
+// C-lane form's vectors, half as many for two arrays or double lanes of float data, which
+// need twice the registers.
 template <precision P, class R, int C>
 constexpr int runs_in_flight() {
     using A = typename R::accumulator_type;
     if constexpr (C == 1) return loads_in_flight;
-    else if constexpr (is_zip_source_v<source_t<R>> || !std::is_same_v<det::wide_t<P, A>, A>) return 4;
-    else return 8;
+    else if constexpr (is_zip_source_v<source_t<R>> || !std::is_same_v<det::wide_t<P, A>, A>)
+        return tuning::fixed_vector_loads_wide;
+    else return tuning::fixed_vector_loads;
 }
 
 // The value of full block b by the 32 / C threads that share it: thread c adds lanes

@@ -15,6 +15,7 @@
 #include "preduce/cuda/grid/fixed_order/blocks.cuh"
 #include "preduce/cuda/grid/fixed_order/tree.cuh"
 #include "preduce/cuda/grid/launch.cuh"
+#include "preduce/cuda/tuning.hpp"
 #include "preduce/detail/fixed_order/order.hpp"
 #include "preduce/precision.hpp"
 #include "preduce/source.hpp"
@@ -29,15 +30,13 @@ namespace preduce::cuda::detail::fixed {
 // power of two (bulk_share), its warp w the blocks start + w, start + w + 8, ...; so a
 // CTA's blocks are an aligned subtree of the block tree, which with the in-launch tree the
 // CTA folds itself, in shared memory: only the shares' values then meet, in one round of
-// the tree (hand_on: one count, one read of them) whatever the number of blocks. Kernel
-// studies on an H200 (the deterministic float sum, host clock, against the fast sum):
-// 0.95-0.98 of it at 2^25-2^28 where fixed_blocks ran at 0.91-0.95, the same or better at
-// 2^20-2^24 and for doubles and dot; warps taking blocks grid-stride lost 20-50%. The compensated sums, once the block
-// tree no longer held the pass's registers (tree.cuh), gained too: the float sum at 2^22 /
-// 2^26 / 2^28 went from 0.90 / 0.89 / 0.94 of the fast sum to 0.94 / 0.92 / 0.96 (the
-// benchmark's forms/ rows).
-inline constexpr int bulk_depth = 2;
-inline constexpr std::size_t bulk_chunk_bytes = std::size_t{8} << 10;
+// the tree (hand_on: one count, one read of them) whatever the number of blocks. Streaming
+// whole chunks keeps more of a warp's bytes in flight than fixed_blocks' scalar loads, so
+// where it runs it reads the blocks faster than fixed_blocks does; each CTA takes one
+// contiguous share, since warps taking blocks grid-stride were much slower
+// (docs/fixed-order-gpu.md). The chunks' depth and size are tuning (tuning.hpp).
+inline constexpr int bulk_depth = tuning::bulk_depth;
+inline constexpr std::size_t bulk_chunk_bytes = tuning::bulk_chunk_bytes;
 
 template <class S>
 struct bulk_arrays;  // elements of one row position in all arrays, in bytes; element sizes

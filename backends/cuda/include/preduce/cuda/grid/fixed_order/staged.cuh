@@ -10,18 +10,18 @@
 #include "preduce/cuda/block/named_barrier.cuh"
 #include "preduce/cuda/grid/fixed_order/tree.cuh"
 #include "preduce/cuda/grid/kernels.cuh"
+#include "preduce/cuda/tuning.hpp"
 #include "preduce/detail/fixed_order/order.hpp"
 #include "preduce/precision.hpp"
 #include "preduce/source.hpp"
 
 namespace preduce::cuda::detail::fixed {
 
-// Warps of a fixed_blocks_staged CTA: each loads a quarter of the block, 32 rows of the
-// lanes' order a lane, all in flight at once. On an H200 (bench/studies/fixed_order_tail.cu,
-// block values alone, GPU time a launch) four warps read 2^20 / 2^22 / 2^24 floats in 4.08 /
-// 7.18 / 18.33 us, as fast as the fast sum's pass (4.08 / 7.09 / 18.40), where eight warps
-// of 16 rows took 4.48 / 8.01 / 20.02 and one or two warps of 128 or 64 rows were slower.
-inline constexpr int staged_warps = 4;
+// Warps of a fixed_blocks_staged CTA (tuning.hpp): each loads its share of the block, rows of
+// the lanes' order, all in flight at once. Four warps of 32 rows a lane read the blocks as
+// fast as the fast sum's pass reads them; more warps of fewer rows, or fewer of more, were
+// slower (docs/fixed-order-gpu.md).
+inline constexpr int staged_warps = tuning::staged_warps;
 inline constexpr int staged_block_threads = 32 * staged_warps;
 inline constexpr unsigned staged_quarter = static_cast<unsigned>(det::block / staged_warps);  // values a warp loads
 static_assert(det::block % (32 * staged_warps) == 0);
@@ -38,12 +38,12 @@ constexpr unsigned staged_threads(std::size_t count) {
 // round (hand_on, counters 0 at launch). Warp w loads the rows [32w, 32w + 32) of the
 // lanes' order (lane j adds value j + 32k for k = 0, 1, ...), 32 values a lane held in
 // registers, converted to the lanes' type (wide_t: a compensated float lane's double, so
-// each warp converts its own quarter, where warp 0 would convert every one, four per clock
-// an SM sub-partition); warps 1-3 put theirs in shared memory and arrive at a named barrier
-// that only they and warp 0 wait on, and warp 0 adds its own rows and then theirs, in
-// order. The adds of fixed_blocks in the same order, so the same bits, with the whole block
-// in flight at once. A single block (one CTA) may run with fewer warps (staged_threads):
-// the quarters past the last warp's hold no value, so leaving them out leaves out no add.
+// each warp converts its own quarter and warp 0 does not convert them all); warps 1-3 put
+// theirs in shared memory and arrive at a named barrier that only they and warp 0 wait on,
+// and warp 0 adds its own rows and then theirs, in order. The adds of fixed_blocks in the
+// same order, so the same bits, with the whole block in flight at once. A single block (one
+// CTA) may run with fewer warps (staged_threads): the quarters past the last warp's hold no
+// value, so leaving them out leaves out no add.
 template <precision P, class R>
 __global__ void __launch_bounds__(staged_block_threads)
     fixed_blocks_staged(R r, source_t<R> src, std::size_t n, det::value_t<P, typename R::accumulator_type>* __restrict__ v,

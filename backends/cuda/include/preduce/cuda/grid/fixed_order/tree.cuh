@@ -9,6 +9,7 @@
 #include <cstring>
 
 #include "preduce/cuda/grid/kernels.cuh"
+#include "preduce/cuda/tuning.hpp"
 #include "preduce/detail/fixed_order/order.hpp"
 #include "preduce/precision.hpp"
 
@@ -16,20 +17,23 @@ namespace preduce::cuda::detail::fixed {
 
 namespace det = ::preduce::detail::det;
 
-inline constexpr int block_threads = 256;                      // 8 warps, 8 blocks of data in flight per CTA
+// The fixed-order kernels' shapes, from the compile-time tuning (tuning.hpp).
+inline constexpr int block_threads = tuning::fixed_block_threads;  // fixed_blocks, fixed_blocks_bulk
 inline constexpr int warps_per_cta = block_threads / 32;
-inline constexpr int loads_in_flight = 16;                     // per lane, issued before the first add
-inline constexpr int tree_threads = 1024;
-// Values one CTA of fixed_tree folds: 32 KiB of shared memory (8192 floats, 2048 double
-// pairs), so one tree launch covers up to 2^25 float elements.
+inline constexpr int loads_in_flight = tuning::fixed_loads_in_flight;  // per lane, issued before the first add
+inline constexpr int tree_threads = tuning::fixed_tree_threads;
+// Values one CTA of fixed_tree folds in its shared memory (8192 floats, 2048 compensated
+// double pairs: one tree launch covers up to 2^25 float elements).
 template <class V>
-inline constexpr std::size_t tree_group = (std::size_t{32} << 10) / sizeof(V);
-// Values one CTA of a block pass folds in 16 KiB of shared memory (4096 floats, 2048
-// doubles, 1024 compensated pairs): a group of the in-launch block tree that every block
-// pass ends with (count_and_fold). A tree of up to that many blocks is one fold.
+inline constexpr std::size_t tree_group = tuning::fixed_tree_group_bytes / sizeof(V);
+// Values one CTA of a block pass folds in its shared memory (4096 floats, 2048 doubles, 1024
+// compensated pairs): a group of the in-launch block tree that every block pass ends with
+// (count_and_fold). A tree of up to that many blocks is one fold.
 template <class V>
-inline constexpr std::size_t fold_group = (std::size_t{16} << 10) / sizeof(V);
+inline constexpr std::size_t fold_group = tuning::fixed_fold_group_bytes / sizeof(V);
 static_assert(det::lanes == 32 && det::block % (32 * loads_in_flight) == 0);
+static_assert(block_threads % 32 == 0 && (warps_per_cta & (warps_per_cta - 1)) == 0 && tree_threads % 32 == 0 &&
+              tree_threads <= 1024);
 
 template <precision P, class A>
 __device__ __forceinline__ det::value_t<P, A> shfl_down(const det::value_t<P, A>& v, unsigned w) {
@@ -165,12 +169,10 @@ __device__ __forceinline__ det::value_t<P, A> fold_in_shared(det::value_t<P, A>*
 // aligned) by a CTA of Threads threads: the group's 16 KiB in 16-byte loads, a thread's
 // 1024 / Threads of them all in flight before its first store to s, one trip to L2 where
 // the scalar loop makes up to that many. The loads take 16 registers at 256 threads, 32 at
-// 128. A kernel that keeps eight CTAs of 256 an SM (32 registers a thread) does not have
-// them: a staged kernel of that shape spilled 48-80 bytes with it and lost 0.5 us at 2^20
-// floats on an H200. The bulk pass (one CTA an SM) has them: on the H200 its compensated
-// sums of 2^22-2^26 elements took 0.15-1.3 us less GPU time, the deterministic ones within
-// 0.2 us either way (bench/results/h200-count-acq-rel-study.md, C against D); so does the
-// staged kernel, whose 32 rows a lane are no longer live when it folds.
+// 128, so only kernels with registers to spare use it: a kernel that keeps eight CTAs of
+// 256 an SM (32 registers a thread) would spill. The bulk pass (one CTA an SM) has them,
+// and so does the staged kernel, whose 32 rows a lane are no longer live when it folds
+// (docs/fixed-order-gpu.md).
 template <precision P, class A, int Threads = block_threads>
 __device__ __forceinline__ det::value_t<P, A> fold_run_in_shared(det::value_t<P, A>* s, const det::value_t<P, A>* p,
                                                                 std::size_t count) {
@@ -195,8 +197,9 @@ __device__ __forceinline__ det::value_t<P, A> fold_run_in_shared(det::value_t<P,
     return tree_in_shared<P, A, Threads, fold_group<V>>(s, count);
 }
 
-// Runs a thread folds in fold_few_from_l2: four values, an aligned subtree of the block tree.
-inline constexpr std::size_t few_run = 4;
+// Runs a thread folds in fold_few_from_l2 (tuning.hpp): an aligned subtree of the block tree.
+inline constexpr std::size_t few_run = tuning::fixed_few_run;
+static_assert((few_run & (few_run - 1)) == 0, "a run is an aligned subtree: a power of two");
 
 // The block tree of the count <= few_run * Threads values p[0, count) (p 16-byte aligned),
 // which other CTAs of this launch stored, by a CTA of Threads threads straight from L2:
@@ -207,10 +210,9 @@ inline constexpr std::size_t few_run = 4;
 // where tree_in_shared gives each thread a run of fold_group / Threads (32 floats at 128
 // threads: eight threads at work for 256 values). The in-launch trees' last rounds use it
 // where their nodes are few: the staged kernel's block values up to 512, the bulk pass's
-// shares (one a CTA). On an H200 the last CTA of the staged kernel at 2^20 floats took 1800
-// cycles to fold its 256 values through shared memory, 2850 for the compensated pairs, where
-// the fast sum's last block folds its 256 partials in 1030 (bench/studies/fixed_order_probes.cu,
-// phases).
+// shares (one a CTA). Through shared memory, with few threads at work, that last fold took
+// the staged kernel's last CTA longer than the fast sum's last block takes for as many
+// partials (docs/fixed-order-gpu.md).
 template <precision P, class A, int Threads>
 __device__ __forceinline__ det::value_t<P, A> fold_few_from_l2(const det::value_t<P, A>* p, std::size_t count) {
     using V = det::value_t<P, A>;
