@@ -7,8 +7,8 @@
 #include <type_traits>
 
 #include "inputs.hpp"
-#include "preduce/detail/elements.hpp"
-#include "preduce/detail/numeric.hpp"
+#include "preduce/detail/core/elements.hpp"
+#include "preduce/detail/core/numeric.hpp"
 #include "read_probe.hpp"
 #include "rows.hpp"
 

@@ -8,8 +8,8 @@
 #include <type_traits>
 
 #include "config.hpp"
-#include "preduce/detail/elements.hpp"
-#include "preduce/detail/numeric.hpp"
+#include "preduce/detail/core/elements.hpp"
+#include "preduce/detail/core/numeric.hpp"
 
 namespace preduce_bench {
 

@@ -1,10 +1,10 @@
 # The element types of the compiled built-ins. Every type preduce knows is read from the list
-# the C++ side expands (include/preduce/detail/elements.hpp): PREDUCE_KNOWN_ELEMENTS holds
+# the C++ side expands (include/preduce/detail/core/elements.hpp): PREDUCE_KNOWN_ELEMENTS holds
 # their short names (int32, ..., bfloat16) and PREDUCE_ELEMENT_<name> the C++ spelling of
 # each. PREDUCE_ELEMENTS (a cache variable, default all of them) is the ones this build
 # compiles: a program that reduces only floats can have a preduce of floats alone, which
 # builds in a fraction of the time (the command-line program, tests and benchmarks need all).
-file(READ "${PROJECT_SOURCE_DIR}/include/preduce/detail/elements.hpp" _preduce_elements_text)
+file(READ "${PROJECT_SOURCE_DIR}/include/preduce/detail/core/elements.hpp" _preduce_elements_text)
 string(REGEX MATCHALL "X\\([:a-z0-9_]+\\)" _preduce_element_entries "${_preduce_elements_text}")
 set(PREDUCE_KNOWN_ELEMENTS "")
 foreach(entry IN LISTS _preduce_element_entries)

@@ -24,7 +24,7 @@ install(TARGETS ${preduce_targets} EXPORT preduceTargets
 install(DIRECTORY "${PROJECT_SOURCE_DIR}/include/" DESTINATION "${CMAKE_INSTALL_INCLUDEDIR}"
   PATTERN "*.in" EXCLUDE)
 install(FILES "${PROJECT_BINARY_DIR}/include/preduce/config.hpp" DESTINATION "${CMAKE_INSTALL_INCLUDEDIR}/preduce")
-install(FILES "${PROJECT_BINARY_DIR}/include/preduce/detail/linked_libraries.hpp"
+install(FILES "${PROJECT_BINARY_DIR}/include/preduce/detail/routing/linked_libraries.hpp"
         DESTINATION "${CMAKE_INSTALL_INCLUDEDIR}/preduce/detail")
 install(EXPORT preduceTargets NAMESPACE preduce:: DESTINATION "${PREDUCE_CMAKE_DIR}")
 

@@ -22,10 +22,10 @@ function(preduce_backend_option name doc)
 endfunction()
 
 # The backends, in order, read from the one table the C++ side expands too
-# (include/preduce/detail/backend_table.hpp). seq is always built; every other backend has
+# (include/preduce/detail/routing/backend_table.hpp). seq is always built; every other backend has
 # a PREDUCE_ENABLE_<NAME> option and its search in backends/<name>/find.cmake.
 set(PREDUCE_KNOWN_BACKENDS "")
-file(READ "${PROJECT_SOURCE_DIR}/include/preduce/detail/backend_table.hpp" _preduce_table)
+file(READ "${PROJECT_SOURCE_DIR}/include/preduce/detail/routing/backend_table.hpp" _preduce_table)
 string(REGEX MATCHALL "\n *X\\([a-z0-9_]+," _preduce_table_entries "${_preduce_table}")
 foreach(entry IN LISTS _preduce_table_entries)
   string(REGEX REPLACE "^\n *X\\(([a-z0-9_]+),$" "\\1" b "${entry}")

@@ -4,7 +4,7 @@
 #  - -ffp-contract=off: preduce's compiled code rounds every operation as written, so the
 #    fast paths of the CPU backends agree with each other as closely as the orders allow.
 #    The fixed order's bits do not depend on it: they hold in any consumer's build too
-#    (detail/fixed_order/order.hpp, launder_row).
+#    (detail/algorithm/fixed_order/order.hpp, launder_row).
 #  - ISO C++ (CXX_EXTENSIONS OFF): the dialect the code is written in; consumers keep theirs.
 function(preduce_set_warnings target)
   set_target_properties(${target} PROPERTIES CXX_EXTENSIONS OFF)

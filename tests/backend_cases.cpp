@@ -15,7 +15,7 @@
 #include <thread>
 #include <vector>
 
-#include "preduce/detail/fixed_order/order.hpp"
+#include "preduce/detail/algorithm/fixed_order/order.hpp"
 #include "preduce/preduce.hpp"
 #include "support/checks.hpp"
 #include "support/data.hpp"
@@ -317,12 +317,12 @@ TEMPLATE_TEST_CASE("deterministic and compensated sums have the same bits on eve
                 CHECK(bits_of(ws) == bits_of(ref(wide_sum)));
                 CHECK(bits_of(d) == bits_of(reduce(backend::seq, x, y, dot, {.precision = p})));
                 check_float_sum<T>(s, x, std::numeric_limits<T>::epsilon() / 2, "fixed-order sum");
-                // The plain one-lane-at-a-time reference of detail/fixed_order/order.hpp (no SIMD,
+                // The plain one-lane-at-a-time reference of detail/algorithm/fixed_order/order.hpp (no SIMD,
                 // no threads): what the CUDA kernels and the host folds must both reproduce.
-                namespace det = preduce::detail::det;
+                namespace fixed_order = preduce::detail::fixed_order;
                 const auto plain = [&](const auto& r, auto src) {
-                    return p == precision::deterministic ? det::reduce_serial<precision::deterministic>(r, src, n)
-                                                         : det::reduce_serial<precision::compensated>(r, src, n);
+                    return p == precision::deterministic ? fixed_order::reduce_serial<precision::deterministic>(r, src, n)
+                                                         : fixed_order::reduce_serial<precision::compensated>(r, src, n);
                 };
                 CHECK(bits_of(s) == bits_of(plain(sum_reducer<T>{}, x.data())));
                 CHECK(bits_of(ss) == bits_of(plain(sumsq_reducer<T>{}, x.data())));

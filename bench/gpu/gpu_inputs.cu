@@ -10,7 +10,7 @@
 #include <typeindex>
 #include <utility>
 
-#include "preduce/detail/numeric.hpp"
+#include "preduce/detail/core/numeric.hpp"
 #include "preduce/half.hpp"
 
 namespace preduce::bench_gpu {

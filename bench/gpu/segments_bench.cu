@@ -31,7 +31,7 @@
 
 #include "preduce/cuda/by_key.cuh"
 #include "preduce/cuda/reduce.cuh"
-#include "preduce/detail/segments.hpp"
+#include "preduce/detail/algorithm/segment_layout.hpp"
 #include "preduce/ops.hpp"
 #include "gpu_inputs.cuh"
 #include "segments_bench.cuh"

@@ -19,7 +19,7 @@
 #include <vector>
 
 #include "fuzz_case.hpp"
-#include "preduce/detail/fixed_order/order.hpp"
+#include "preduce/detail/algorithm/fixed_order/order.hpp"
 #include "preduce/preduce.hpp"
 #include "oracle/compare.hpp"
 #include "oracle/oracle.hpp"
@@ -31,7 +31,7 @@ namespace preduce_fuzz {
 using preduce::backend;
 using preduce::precision;
 namespace oracle = preduce::test::oracle;
-namespace det = preduce::detail::det;
+namespace fixed_order = preduce::detail::fixed_order;
 using preduce::test::same;
 using preduce::test::show;
 
@@ -206,15 +206,15 @@ std::string judge_sum(A got, const sum_rules<A>& r) {
 
 // A floating-point sum (sum, wide_sum, sumsq, asum, dot, or the sum of a fused pack):
 // within Higham's bound in every precision; under deterministic and compensated also
-// bit-identical to the plain one-lane-at-a-time fixed order of detail/fixed_order/order.hpp,
+// bit-identical to the plain one-lane-at-a-time fixed order of detail/algorithm/fixed_order/order.hpp,
 // hence to every other backend and thread count.
 template <class A, class R, class Src>
 void check_float_sum(const fuzz_case& c, backend b, A got, const sum_rules<A>& rules, const R& reducer, Src src,
                      std::size_t n) {
     if (const std::string e = judge_sum(got, rules); !e.empty()) fail(c, b, show(got) + ": " + e);
     if (c.precision == precision::fast) return;
-    const A plain = c.precision == precision::deterministic ? det::reduce_serial<precision::deterministic>(reducer, src, n)
-                                                            : det::reduce_serial<precision::compensated>(reducer, src, n);
+    const A plain = c.precision == precision::deterministic ? fixed_order::reduce_serial<precision::deterministic>(reducer, src, n)
+                                                            : fixed_order::reduce_serial<precision::compensated>(reducer, src, n);
     if (bits(got) != bits(plain))
         fail(c, b, show(got) + " differs in its bits from the fixed order's plain reference " + show(plain));
 }

@@ -11,7 +11,7 @@
 #include <vector>
 
 #include "fuzz_case.hpp"
-#include "preduce/detail/numeric.hpp"
+#include "preduce/detail/core/numeric.hpp"
 #include "preduce/half.hpp"
 
 namespace preduce_fuzz {

@@ -4,8 +4,8 @@
 #include <string_view>
 #include <vector>
 
-#include "preduce/detail/backend_table.hpp"
-#include "preduce/detail/linked_libraries.hpp"  // generated: the linked backends' library objects, kept
+#include "preduce/detail/routing/backend_table.hpp"
+#include "preduce/detail/routing/linked_libraries.hpp"  // generated: the linked backends' library objects, kept
 #include "preduce/options.hpp"
 
 namespace preduce {
@@ -38,7 +38,7 @@ backend parse_backend(std::string_view text);
 bool is_built(backend b) noexcept;
 
 // Built, and its library linked into this program (CMake: the backend's target
-// preduce::<name>, or preduce::preduce for every backend; see detail/linking.hpp).
+// preduce::<name>, or preduce::preduce for every backend; see detail/routing/linking.hpp).
 bool is_linked(backend b) noexcept;
 
 // Linked and able to run here (e.g. the CUDA backend also needs a visible GPU).

@@ -27,7 +27,7 @@
 #include <type_traits>
 #include <utility>
 
-#include "preduce/detail/hd.hpp"
+#include "preduce/detail/core/hd.hpp"
 #include "preduce/reducers.hpp"
 
 namespace preduce {

@@ -1,15 +1,15 @@
 #pragma once
 // Several reductions in one pass over the data: fused_reducer<R...> lifts each element
 // once per part and combines the parts side by side; its accumulator and result are
-// packs (detail/pack.hpp), so `auto [s, c] = reduce(..., fused(sum, count_if(...)))`.
+// packs (detail/core/pack.hpp), so `auto [s, c] = reduce(..., fused(sum, count_if(...)))`.
 // It is commutative when every part is; otherwise every backend keeps operand order.
 #include <cstddef>
 #include <cstdint>
 #include <type_traits>
 #include <utility>
 
-#include "preduce/detail/hd.hpp"
-#include "preduce/detail/pack.hpp"
+#include "preduce/detail/core/hd.hpp"
+#include "preduce/detail/core/pack.hpp"
 #include "preduce/reducers.hpp"
 
 namespace preduce {

@@ -11,7 +11,7 @@
 #include <bit>
 #include <cstdint>
 
-#include "preduce/detail/hd.hpp"
+#include "preduce/detail/core/hd.hpp"
 
 namespace preduce {
 

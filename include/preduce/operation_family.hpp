@@ -6,7 +6,7 @@
 #include <type_traits>
 
 #include "preduce/automatic.hpp"
-#include "preduce/detail/resolve.hpp"
+#include "preduce/detail/routing/resolve.hpp"
 #include "preduce/fused.hpp"
 #include "preduce/reducers.hpp"
 

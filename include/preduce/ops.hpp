@@ -8,9 +8,9 @@
 #include <string>
 #include <type_traits>
 
-#include "preduce/detail/operation_list.hpp"
-#include "preduce/detail/resolve.hpp"
-#include "preduce/detail/type_name.hpp"
+#include "preduce/detail/backend_contract/operation_list.hpp"
+#include "preduce/detail/routing/resolve.hpp"
+#include "preduce/detail/core/type_name.hpp"
 #include "preduce/errors.hpp"
 #include "preduce/fused.hpp"
 #include "preduce/reducers.hpp"
@@ -26,7 +26,7 @@ struct op_tag {
 };
 
 // preduce::sum, preduce::max, preduce::nansum, ...: the op object of every plain built-in
-// operation (detail/operation_list.hpp); what each does is its reducer's (reducers.hpp,
+// operation (detail/backend_contract/operation_list.hpp); what each does is its reducer's (reducers.hpp,
 // transforms.hpp: name and help).
 #define PREDUCE_DEFINE_OP_OBJECT(name, ...) inline constexpr op_tag<name##_reducer> name{};
 PREDUCE_FOR_EACH_PLAIN_OPERATION(PREDUCE_DEFINE_OP_OBJECT)

@@ -4,7 +4,7 @@
 //   fast           each backend's own order: SIMD lanes, threads, GPU grid; results differ
 //                  between backends, thread counts and grids by rounding only.
 //   deterministic  one fixed evaluation order, defined on element positions alone
-//                  (detail/fixed_order/order.hpp), so every backend, thread count and GPU grid
+//                  (detail/algorithm/fixed_order/order.hpp), so every backend, thread count and GPU grid
 //                  returns the same bits for the same input.
 //   compensated    the same fixed order with a compensated (TwoSum) accumulator in every
 //                  lane and every combine: deterministic too, and an error of about

@@ -2,7 +2,7 @@
 // preduce::reduce(backend, data, op[, options]): the front end.
 //   reduce(b, data, n, op) / reduce(b, range, op)          one input
 //   reduce(b, x, y, n, op) / reduce(b, xrange, yrange, op) two inputs read side by side (dot)
-// It runs the operations compiled into the library (detail/builtins.hpp). User-defined
+// It runs the operations compiled into the library (detail/backend_contract/builtins.hpp). User-defined
 // operations, transforms and other fused combinations go through a backend's header-only
 // template instead (preduce/<backend>/reduce.hpp), compiled by that backend's compiler.
 #include <cstddef>
@@ -12,8 +12,8 @@
 #include <type_traits>
 
 #include "preduce/backend.hpp"
-#include "preduce/detail/linking.hpp"
-#include "preduce/detail/resolve.hpp"
+#include "preduce/detail/routing/linking.hpp"
+#include "preduce/detail/routing/resolve.hpp"
 #include "preduce/errors.hpp"
 #include "preduce/ops.hpp"
 #include "preduce/options.hpp"

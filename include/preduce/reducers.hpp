@@ -11,24 +11,24 @@
 //   compares                 min/max-like: backend::automatic's comparisons family
 //                            (operation_family.hpp); kind min/max imply it
 //   lift_is_exact            lift() never rounds (the fixed order then adds it straight
-//                            into its lanes: detail/fixed_order/order.hpp)
+//                            into its lanes: detail/algorithm/fixed_order/order.hpp)
 //   same_bits_as             another reducer whose results have these bits: the compiled
-//                            built-ins compute it once (detail/same_bits.hpp)
+//                            built-ins compute it once (detail/backend_contract/same_bits.hpp)
 //   resume(result, offset)   the accumulator a finished result stands for, with its
 //                            indices moved by offset: how partial results of MPI ranks
 //                            combine (preduce::mpi)
 // Exactness is what the accumulator says: integers, order keys and (value, index) pairs
 // give the same bits in every order; floating-point sums (kind plus) take the fixed order
-// under precision::deterministic / compensated (detail/fixed_order/order.hpp).
+// under precision::deterministic / compensated (detail/algorithm/fixed_order/order.hpp).
 #include <bit>
 #include <cstddef>
 #include <cstdint>
 #include <limits>
 #include <type_traits>
 
-#include "preduce/detail/elements.hpp"
-#include "preduce/detail/hd.hpp"
-#include "preduce/detail/numeric.hpp"
+#include "preduce/detail/core/elements.hpp"
+#include "preduce/detail/core/hd.hpp"
+#include "preduce/detail/core/numeric.hpp"
 
 namespace preduce {
 
@@ -56,7 +56,7 @@ inline constexpr bool is_commutative_v = [] {
     else return false;
 }();
 
-// Element types reduce() accepts through the compiled front end (detail/elements.hpp).
+// Element types reduce() accepts through the compiled front end (detail/core/elements.hpp).
 template <class T>
 inline constexpr bool is_builtin_element_v = false;
 #define PREDUCE_MARK_BUILTIN_ELEMENT(T) \

@@ -5,7 +5,7 @@
 // so the same folds serve both shapes.
 #include <cstddef>
 
-#include "preduce/detail/hd.hpp"
+#include "preduce/detail/core/hd.hpp"
 
 namespace preduce {
 

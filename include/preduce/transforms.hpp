@@ -11,8 +11,8 @@
 #include <limits>
 #include <type_traits>
 
-#include "preduce/detail/hd.hpp"
-#include "preduce/detail/numeric.hpp"
+#include "preduce/detail/core/hd.hpp"
+#include "preduce/detail/core/numeric.hpp"
 #include "preduce/reducers.hpp"
 #include "preduce/source.hpp"
 

@@ -17,7 +17,7 @@
 #include <nlohmann/json.hpp>
 #endif
 
-#include "preduce/detail/residence.hpp"
+#include "preduce/detail/runtime/residence.hpp"
 #include "preduce/errors.hpp"
 
 namespace preduce {

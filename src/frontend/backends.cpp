@@ -1,5 +1,5 @@
 // What the front end says about the backends: names, descriptions, which are built, linked
-// and usable. Expanded from the backend table (detail/backend_table.hpp) and the list of
+// and usable. Expanded from the backend table (detail/routing/backend_table.hpp) and the list of
 // built backends (config.hpp): no backend is named in this file.
 #include "preduce/backend.hpp"
 

@@ -7,8 +7,8 @@
 #include <string>
 
 #include "preduce/config.hpp"
-#include "preduce/detail/backend_table.hpp"
-#include "preduce/detail/residence.hpp"
+#include "preduce/detail/routing/backend_table.hpp"
+#include "preduce/detail/runtime/residence.hpp"
 #include "preduce/errors.hpp"
 
 namespace preduce::detail {

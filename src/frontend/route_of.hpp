@@ -3,7 +3,7 @@
 // library. What is checked here is what only the front end knows: whether the backend is
 // built, linked and usable here, and whether it can read the memory it is given. Options,
 // input arrays, empty inputs and the evaluation order are the backends' shared entry
-// (detail/entry.hpp). Expanded from the list of built backends: no backend is named here.
+// (detail/backend_contract/entry.hpp). Expanded from the list of built backends: no backend is named here.
 // CMake generates one source per element type that includes this and expands
 // PREDUCE_COMPILE_BUILTINS_OF(type) (cmake/PreduceElements.cmake).
 #include <new>
@@ -12,8 +12,8 @@
 #include "built_backends.hpp"
 #include "preduce/automatic.hpp"
 #include "preduce/config.hpp"
-#include "preduce/detail/residence.hpp"
-#include "preduce/detail/route.hpp"
+#include "preduce/detail/runtime/residence.hpp"
+#include "preduce/detail/routing/route.hpp"
 #include "preduce/operation_family.hpp"
 #include "routing.hpp"
 #include "weak_backends.hpp"

@@ -6,7 +6,7 @@
 #include <string>
 
 #include "preduce/backend.hpp"
-#include "preduce/detail/backend_library.hpp"
+#include "preduce/detail/routing/backend_library.hpp"
 
 namespace preduce::detail {
 

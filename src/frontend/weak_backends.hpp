@@ -1,11 +1,11 @@
 #pragma once
 // The front end's view of the backends: every built backend's library object and compiled
 // built-ins, declared weak, so that the front end links without any of them and finds a
-// null address where the program does not link a backend (detail/linking.hpp says how a
+// null address where the program does not link a backend (detail/routing/linking.hpp says how a
 // program links one). Only the front end's own sources include this.
 #include "preduce/config.hpp"
-#include "preduce/detail/backend_library.hpp"
-#include "preduce/detail/builtins.hpp"
+#include "preduce/detail/routing/backend_library.hpp"
+#include "preduce/detail/backend_contract/builtins.hpp"
 
 #define PREDUCE_DECLARE_WEAK_RUN(R) PREDUCE_COMPILED_RUN_DECLARATIONS(__attribute__((weak)), R)
 #define PREDUCE_DECLARE_WEAK_BACKEND(id)                                                              \

@@ -1,4 +1,4 @@
-#include "preduce/detail/residence.hpp"
+#include "preduce/detail/runtime/residence.hpp"
 
 #include <dlfcn.h>
 #include <link.h>

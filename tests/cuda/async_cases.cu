@@ -20,7 +20,7 @@
 #include "preduce/cuda/by_key.cuh"
 #include "preduce/cuda/compiled.hpp"
 #include "preduce/cuda/reduce.cuh"
-#include "preduce/detail/fixed_order/order.hpp"
+#include "preduce/detail/algorithm/fixed_order/order.hpp"
 #include "preduce/errors.hpp"
 #include "preduce/ops.hpp"
 #include "preduce/reducers.hpp"
@@ -99,7 +99,7 @@ struct user_stream {
 };
 
 // precision::deterministic and compensated: the bits of the host reference order
-// (preduce::detail::det::reduce_serial) on device and pageable memory, through the public
+// (preduce::detail::fixed_order::reduce_serial) on device and pageable memory, through the public
 // entry, the compiled library, and the in-place path under grids of 1, 7, 132 and 1000 blocks
 // in every form of its block pass.
 template <class T>
@@ -117,7 +117,7 @@ bool same_bits(const typename R::result_type& a, const typename R::result_type& 
 template <preduce::precision P, class R>
 void fixed_case(const R& r, preduce::source_t<R> host, preduce::source_t<R> device, std::size_t n, const char* what) {
     using Result = typename R::result_type;
-    const Result want = preduce::detail::det::reduce_serial<P>(r, host, n);
+    const Result want = preduce::detail::fixed_order::reduce_serial<P>(r, host, n);
     preduce::options o{};
     o.precision = P;
     INFO(what << ", " << preduce::name(P));
@@ -152,7 +152,7 @@ void fixed_case(const R& r, preduce::source_t<R> host, preduce::source_t<R> devi
     // tree's values (past that the form falls back to the one-lane form), and its in-launch
     // tree, on the input and on the input one element in; before each, as above, a reduction
     // of other values (the other of the two) through the same workspace.
-    const Result shifted = n > 1 ? preduce::detail::det::reduce_serial<P>(r, host + 1, n - 1) : want;
+    const Result shifted = n > 1 ? preduce::detail::fixed_order::reduce_serial<P>(r, host + 1, n - 1) : want;
     for (const std::size_t offset : {std::size_t{0}, std::size_t{1}}) {
         if (n <= offset) continue;
         if (n > 1)
@@ -192,7 +192,7 @@ void fixed_cases_of(const std::vector<T>& x, const std::vector<T>& y, const T* d
         INFO("dot mixed, " << preduce::name(P));
         CHECK(same_bits<preduce::dot_reducer<T>>(
             preduce::cuda::reduce_with(preduce::zip_source<T, T>{dx, y.data()}, n, dot, o),
-            preduce::detail::det::reduce_serial<P>(dot, preduce::zip_source<T, T>{x.data(), y.data()}, n)));
+            preduce::detail::fixed_order::reduce_serial<P>(dot, preduce::zip_source<T, T>{x.data(), y.data()}, n)));
     }
     if constexpr (std::is_same_v<T, float>) {
         fixed_case<P>(preduce::wide_sum_reducer<T>{}, x.data(), dx, n, "wide_sum");
@@ -200,17 +200,17 @@ void fixed_cases_of(const std::vector<T>& x, const std::vector<T>& y, const T* d
         const preduce::sum_reducer<float> sum{};
         INFO("compiled sum, " << preduce::name(P));
         CHECK(same_bits<preduce::sum_reducer<float>>(preduce::cuda::compiled::run(x.data(), n, sum, o),
-                                                     preduce::detail::det::reduce_serial<P>(sum, x.data(), n)));
+                                                     preduce::detail::fixed_order::reduce_serial<P>(sum, x.data(), n)));
     }
 }
 // The block tree alone, through fixed_tree's launches (what host staging and several GPUs
-// use): det::block_tree's bits for every count up to 67, around every power of two from a
+// use): fixed_order::block_tree's bits for every count up to 67, around every power of two from a
 // warp's span to several of its groups, and at three groups and a part.
 template <preduce::precision P, class T>
 void tree_case() {
-    namespace det = preduce::detail::det;
+    namespace fixed_order = preduce::detail::fixed_order;
     namespace fixed = preduce::cuda::detail::fixed;
-    using V = det::value_t<P, T>;
+    using V = fixed_order::value_t<P, T>;
     constexpr std::size_t G = fixed::tree_group<V>;
     std::vector<std::size_t> counts;
     for (std::size_t m = 1; m <= 67; ++m) counts.push_back(m);
@@ -221,9 +221,9 @@ void tree_case() {
     // Values with a nonzero compensation part, of mixed signs and magnitudes.
     std::vector<V> values(most);
     for (std::size_t i = 0; i < most; ++i) {
-        values[i] = det::zero<P, T>(T{0});
-        det::add<P, T>(values[i], fixed_value<T>(i));
-        det::add<P, T>(values[i], fixed_value<T>(i + 500009));
+        values[i] = fixed_order::zero<P, T>(T{0});
+        fixed_order::add<P, T>(values[i], fixed_value<T>(i));
+        fixed_order::add<P, T>(values[i], fixed_value<T>(i + 500009));
     }
     V* d_values = nullptr;
     T* d_out = nullptr;
@@ -235,7 +235,7 @@ void tree_case() {
         fixed::enqueue_tree<P>(r, d_values, m, d_values + m, d_out, cudaStreamPerThread);
         cudaStreamSynchronize(cudaStreamPerThread);
         std::vector<V> host(values.begin(), values.begin() + static_cast<std::ptrdiff_t>(m));
-        const T want = r.finish(det::result<P, T>(det::block_tree<P, T>(host.data(), m, T{0})));
+        const T want = r.finish(fixed_order::result<P, T>(fixed_order::block_tree<P, T>(host.data(), m, T{0})));
         INFO(preduce::name(P) << ", count " << m);
         CHECK(same_bits<preduce::sum_reducer<T>>(to_host(d_out), want));
     }
@@ -461,7 +461,7 @@ TEMPLATE_TEST_CASE("the bulk pass opts in the kernel it launches, whichever file
     std::vector<T> x(n);
     for (std::size_t i = 0; i < n; ++i) x[i] = fixed_value<T>(i);
     const on_device<T> dx(x);
-    const T want = preduce::detail::det::reduce_serial<P>(R{}, x.data(), n);
+    const T want = preduce::detail::fixed_order::reduce_serial<P>(R{}, x.data(), n);
     preduce::options o{};
     o.precision = P;
     CHECK(same_bits<R>(preduce::cuda::reduce_with(static_cast<const T*>(dx.p), n, R{}, o), want));
@@ -473,7 +473,7 @@ TEMPLATE_TEST_CASE("the bulk pass opts in the kernel it launches, whichever file
     cudaFree(d_out);
 }
 
-TEMPLATE_TEST_CASE("the block tree's launches give det::block_tree's bits for every count around its edges", "[fixed]",
+TEMPLATE_TEST_CASE("the block tree's launches give fixed_order::block_tree's bits for every count around its edges", "[fixed]",
                    float, double) {
     tree_case<preduce::precision::deterministic, TestType>();
     tree_case<preduce::precision::compensated, TestType>();

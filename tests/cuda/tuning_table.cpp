@@ -8,7 +8,7 @@
 #include <utility>
 
 #include "preduce/cuda/tuning.hpp"
-#include "preduce/detail/fixed_order/order.hpp"
+#include "preduce/detail/algorithm/fixed_order/order.hpp"
 
 namespace tuning = preduce::cuda::tuning;
 
@@ -60,7 +60,7 @@ TEST_CASE("every entry of the table fits the kernels") {
     for (const tuning::table& t : tuning::known) {
         CAPTURE(t.major, t.minor);
         CHECK(tuning::fits_kernels(t));
-        CHECK(t.staging_chunk_bytes / 32 >= preduce::detail::det::block);  // a block of two 16-byte arrays
+        CHECK(t.staging_chunk_bytes / 32 >= preduce::detail::fixed_order::block);  // a block of two 16-byte arrays
         CHECK(t.last_round_min_warps <= static_cast<std::size_t>(tuning::fixed_block_threads / 32));
         CHECK(t.segment_small_elements <= t.segment_chunk_elements);
     }
@@ -76,7 +76,7 @@ TEST_CASE("every entry of the table fits the kernels") {
 }
 
 TEST_CASE("the compile-time values fit the kernels") {
-    namespace det = preduce::detail::det;
+    namespace fixed_order = preduce::detail::fixed_order;
     CHECK(block_size_ok(tuning::block_threads));
     CHECK(block_size_ok(tuning::segment_threads));
     CHECK(block_size_ok(tuning::fixed_block_threads));
@@ -88,10 +88,10 @@ TEST_CASE("the compile-time values fit the kernels") {
     CHECK(tuning::scalars_per_thread >= 1);
     CHECK(tuning::segment_group_blocks_per_sm >= 1);
     // The fixed order's rows: whole rounds of loads per block, whole quarters per warp.
-    CHECK(det::block % (32 * tuning::fixed_loads_in_flight) == 0);
-    CHECK(det::block % (32 * tuning::fixed_vector_loads) == 0);
-    CHECK(det::block % (32 * tuning::fixed_vector_loads_wide) == 0);
-    CHECK(det::block % (32 * tuning::staged_warps) == 0);
+    CHECK(fixed_order::block % (32 * tuning::fixed_loads_in_flight) == 0);
+    CHECK(fixed_order::block % (32 * tuning::fixed_vector_loads) == 0);
+    CHECK(fixed_order::block % (32 * tuning::fixed_vector_loads_wide) == 0);
+    CHECK(fixed_order::block % (32 * tuning::staged_warps) == 0);
     // Groups of the block tree are aligned subtrees: powers of two of values of 4 to 16 bytes.
     CHECK(power_of_two(tuning::fixed_tree_group_bytes));
     CHECK(power_of_two(tuning::fixed_fold_group_bytes));

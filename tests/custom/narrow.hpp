@@ -4,7 +4,7 @@
 // wide_sum in double, min/max/argmin/argmax exact on the element with float's NaN and
 // signed-zero rules). Every result is compared with a plain loop over the widened values
 // written here, and the fixed-order sums with the one-lane reference of
-// detail/fixed_order/order.hpp.
+// detail/algorithm/fixed_order/order.hpp.
 //
 // Two bodies include it: cases.hpp (a backend's header-only template) and
 // tests/narrow_cases.cpp (the compiled front end, and preduce::mpi). The includer defines
@@ -23,7 +23,7 @@
 #include <catch2/catch.hpp>
 
 #include "custom/support.hpp"
-#include "preduce/detail/fixed_order/order.hpp"
+#include "preduce/detail/algorithm/fixed_order/order.hpp"
 #include "preduce/half.hpp"
 #include "preduce/ops.hpp"
 
@@ -81,7 +81,7 @@ template <class T>
 void narrow_body(std::mt19937_64& rng, std::size_t where, const std::vector<preduce::options>& option_sets) {
     using preduce::detail::widen;
     using C = preduce::detail::compute_t<T>;
-    namespace det = preduce::detail::det;
+    namespace fixed_order = preduce::detail::fixed_order;
     constexpr bool is_half = preduce::detail::is_half_v<T>;
     const std::size_t largest = 1048579;
     const std::vector<T> x = narrow_values<T>(rng, largest), y = narrow_values<T>(rng, largest);
@@ -150,9 +150,9 @@ void narrow_body(std::mt19937_64& rng, std::size_t where, const std::vector<pred
                     o.precision = p;
                     const float got = UNDER_TEST::reduce(px, n, preduce::sum, o);
                     const float want = p == preduce::precision::deterministic
-                                           ? det::reduce_serial<preduce::precision::deterministic>(
+                                           ? fixed_order::reduce_serial<preduce::precision::deterministic>(
                                                  preduce::sum_reducer<T>{}, x.data(), n)
-                                           : det::reduce_serial<preduce::precision::compensated>(
+                                           : fixed_order::reduce_serial<preduce::precision::compensated>(
                                                  preduce::sum_reducer<T>{}, x.data(), n);
                     CHECK(bits(got) == bits(want));
                     CHECK(near(got, dsum, mag));

@@ -6,7 +6,7 @@
 #include <cstddef>
 #include <cstdint>
 
-#include "preduce/detail/hd.hpp"
+#include "preduce/detail/core/hd.hpp"
 #include "preduce/source.hpp"
 
 namespace custom_test {

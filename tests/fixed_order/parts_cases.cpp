@@ -1,4 +1,4 @@
-// The fixed order assembled from parts (preduce/detail/fixed_order/parts.hpp), in one
+// The fixed order assembled from parts (preduce/detail/algorithm/fixed_order/parts.hpp), in one
 // process and without MPI or GPUs: a sequence cut into parts at arbitrary positions, each
 // part's partial tree built from its own elements, the trees appended in any grouping (left
 // fold, right fold, random trees, as an MPI reduction may) must give exactly the bits of one
@@ -14,52 +14,52 @@
 #include <random>
 #include <vector>
 
-#include "preduce/detail/fixed_order/parts.hpp"
+#include "preduce/detail/algorithm/fixed_order/parts.hpp"
 #include "preduce/preduce.hpp"
 #include "support/data.hpp"
 
 using namespace preduce;
-namespace det = preduce::detail::det;
+namespace fixed_order = preduce::detail::fixed_order;
 
 namespace {
 
 template <precision P, class T>
-using tree_ptr = std::unique_ptr<det::partial_tree<P, T>>;
+using tree_ptr = std::unique_ptr<fixed_order::partial_tree<P, T>>;
 
 // The node covering complete blocks [b0, b1) of x, computed on that run alone: with a
 // backend (deterministic only: the compiled backends return rounded sums), or with the
 // one-lane reference.
 template <precision P, class T>
-det::value_t<P, T> node_value(const std::vector<T>& x, std::uint64_t b0, std::uint64_t b1, const backend* b) {
-    const std::size_t from = b0 * det::block;
-    const std::size_t to = std::min<std::size_t>(b1 * det::block, x.size());
+fixed_order::value_t<P, T> node_value(const std::vector<T>& x, std::uint64_t b0, std::uint64_t b1, const backend* b) {
+    const std::size_t from = b0 * fixed_order::block;
+    const std::size_t to = std::min<std::size_t>(b1 * fixed_order::block, x.size());
     if constexpr (P == precision::deterministic) {
         if (b != nullptr) return reduce(*b, x.data() + from, to - from, sum, {.precision = P});
     }
     const sum_reducer<T> r;
-    std::vector<det::value_t<P, T>> v(det::block_count(to - from));
-    for (std::size_t k = 0; k < v.size(); ++k) v[k] = det::block_value<P>(r, x.data() + from, to - from, k);
-    return det::block_tree<P, T>(v.data(), v.size(), r.identity());
+    std::vector<fixed_order::value_t<P, T>> v(fixed_order::block_count(to - from));
+    for (std::size_t k = 0; k < v.size(); ++k) v[k] = fixed_order::block_value<P>(r, x.data() + from, to - from, k);
+    return fixed_order::block_tree<P, T>(v.data(), v.size(), r.identity());
 }
 
 template <precision P, class T>
 tree_ptr<P, T> tree_of(const std::vector<T>& x, std::uint64_t first, std::uint64_t n, const backend* b) {
-    return det::tree_of_part<P, T>(
+    return fixed_order::tree_of_part<P, T>(
         x.size(), first, n, [&](std::uint64_t pos, std::uint64_t count, T* out) { std::copy_n(x.data() + pos, count, out); },
         [&](std::uint64_t b0, std::uint64_t b1) { return node_value<P>(x, b0, b1, b); });
 }
 
 template <precision P, class T>
-tree_ptr<P, T> joined(const det::partial_tree<P, T>& left, const det::partial_tree<P, T>& right) {
-    auto out = std::make_unique<det::partial_tree<P, T>>(left);
-    det::append(*out, right);
+tree_ptr<P, T> joined(const fixed_order::partial_tree<P, T>& left, const fixed_order::partial_tree<P, T>& right) {
+    auto out = std::make_unique<fixed_order::partial_tree<P, T>>(left);
+    fixed_order::append(*out, right);
     return out;
 }
 
 // Appends trees[lo, hi) with a random bracketing.
 template <precision P, class T>
 tree_ptr<P, T> join_randomly(std::vector<tree_ptr<P, T>>& trees, std::size_t lo, std::size_t hi, std::mt19937_64& rng) {
-    if (hi - lo == 1) return std::make_unique<det::partial_tree<P, T>>(*trees[lo]);
+    if (hi - lo == 1) return std::make_unique<fixed_order::partial_tree<P, T>>(*trees[lo]);
     const std::size_t mid = lo + 1 + rng() % (hi - lo - 1);
     return joined(*join_randomly(trees, lo, mid, rng), *join_randomly(trees, mid, hi, rng));
 }
@@ -79,8 +79,8 @@ void check_splits(std::size_t n, int parts, std::mt19937_64& rng, const backend*
         const auto r = rng() % 4;
         // Random positions, block boundaries and their neighbours, and empty parts.
         std::uint64_t c = n == 0 ? 0 : rng() % (n + 1);
-        if (r == 1) c = (c / det::block) * det::block;
-        if (r == 2) c = std::min<std::uint64_t>(n, (c / det::block) * det::block + 1);
+        if (r == 1) c = (c / fixed_order::block) * fixed_order::block;
+        if (r == 2) c = std::min<std::uint64_t>(n, (c / fixed_order::block) * fixed_order::block + 1);
         cut[static_cast<std::size_t>(k)] = c;
     }
     std::sort(cut.begin(), cut.end());
@@ -89,19 +89,19 @@ void check_splits(std::size_t n, int parts, std::mt19937_64& rng, const backend*
     for (int grouping = 0; grouping < 3; ++grouping) {
         tree_ptr<P, T> all;
         if (grouping == 0) {  // left fold
-            all = std::make_unique<det::partial_tree<P, T>>(*trees[0]);
-            for (std::size_t k = 1; k < trees.size(); ++k) det::append(*all, *trees[k]);
+            all = std::make_unique<fixed_order::partial_tree<P, T>>(*trees[0]);
+            for (std::size_t k = 1; k < trees.size(); ++k) fixed_order::append(*all, *trees[k]);
         } else if (grouping == 1) {  // right fold
-            all = std::make_unique<det::partial_tree<P, T>>(*trees.back());
+            all = std::make_unique<fixed_order::partial_tree<P, T>>(*trees.back());
             for (std::size_t k = trees.size() - 1; k-- > 0;) all = joined(*trees[k], *all);
         } else {
             all = join_randomly(trees, 0, trees.size(), rng);
         }
-        det::value_t<P, T> root{};
+        fixed_order::value_t<P, T> root{};
         INFO("n = " << n << ", " << parts << " parts, grouping " << grouping << ", "
                     << (b != nullptr ? std::string(name(*b)) : std::string("reference")) << " nodes, " << name(P));
-        REQUIRE(det::root_value(*all, root));
-        CHECK(bits(det::result<P, T>(root)) == bits(want));
+        REQUIRE(fixed_order::root_value(*all, root));
+        CHECK(bits(fixed_order::result<P, T>(root)) == bits(want));
     }
 }
 
@@ -133,23 +133,23 @@ TEMPLATE_TEST_CASE("nodes of any level pushed in sequence order give the bits of
     std::mt19937_64 rng(test::seed());
     for (std::size_t m : {std::size_t{1}, std::size_t{2}, std::size_t{3}, std::size_t{8}, std::size_t{9},
                           std::size_t{63}, std::size_t{64}, std::size_t{65}, std::size_t{1000}}) {
-        const std::size_t n = m * det::block - (rng() % 2 ? 17 : 0);
+        const std::size_t n = m * fixed_order::block - (rng() % 2 ? 17 : 0);
         const auto x = test::random_values<TestType>(n, n + m);
         const TestType want = reduce(backend::seq, x, sum, {.precision = precision::deterministic});
         for (std::uint64_t g : {0u, 1u, 3u, 5u}) {
             const std::uint64_t G = std::uint64_t{1} << g;
-            auto t = det::empty_tree<precision::deterministic, TestType>(n, 0);
+            auto t = fixed_order::empty_tree<precision::deterministic, TestType>(n, 0);
             t->last = n;
             for (std::uint64_t b = 0; b < m;) {
                 const bool group = b % G == 0 && rng() % 2 == 0;
                 const std::uint64_t stop = group ? std::min<std::uint64_t>(b + G, m) : b + 1;
-                det::push_node(*t, {group ? g : 0, group ? b >> g : b,
+                fixed_order::push_node(*t, {group ? g : 0, group ? b >> g : b,
                                     node_value<precision::deterministic>(x, b, stop, nullptr)});
                 b = stop;
             }
             TestType root{};
             INFO("m = " << m << " blocks, groups of " << G);
-            REQUIRE(det::root_value(*t, root));
+            REQUIRE(fixed_order::root_value(*t, root));
             CHECK(bits(root) == bits(want));
         }
     }
@@ -164,11 +164,11 @@ TEST_CASE("parts that do not meet are reported, not summed", "[parts]") {
     auto ac = joined(*a, *c);  // a gap of 2000 elements
     float v = 0;
     CHECK(ac->failed);
-    CHECK_FALSE(det::root_value(*ac, v));
+    CHECK_FALSE(fixed_order::root_value(*ac, v));
     auto b = tree_of<P>(x, 3000, 2000, &seq);
     auto ab = joined(*a, *b);
-    CHECK_FALSE(det::root_value(*ab, v));  // [0, 5000) of 10000: not the whole sequence
+    CHECK_FALSE(fixed_order::root_value(*ab, v));  // [0, 5000) of 10000: not the whole sequence
     auto abc = joined(*ab, *c);
-    REQUIRE(det::root_value(*abc, v));
+    REQUIRE(fixed_order::root_value(*abc, v));
     CHECK(v == 10000.0f);
 }

@@ -2,7 +2,7 @@
 // compiled several times (the baseline, an AVX2 clone and, for the compensated sums, an
 // AVX-512 clone) and chosen at run time by what the CPU has, so one machine runs only one
 // of them in the backends. Here every clone this CPU can run is called directly, on every
-// block of fresh random data, and must give the bits of det::block_value, the one-lane
+// block of fresh random data, and must give the bits of fixed_order::block_value, the one-lane
 // reference every backend's fixed order must equal.
 // The same for the fast folds of 16-bit floats (preduce/host_simd/lane_fold.hpp), whose
 // AVX-512 clone must give the AVX2 clone's bits.
@@ -22,7 +22,7 @@
 #include "support/data.hpp"
 
 using namespace preduce;
-namespace det = preduce::detail::det;
+namespace fixed_order = preduce::host_simd::fixed_order;  // and, through it, preduce::detail::fixed_order
 
 namespace {
 
@@ -32,7 +32,7 @@ bool same_bits(const V& a, const V& b) {
 }
 
 // Whether a block value (or a result) has the reference's bits, where a NaN matches any
-// NaN: which NaN an addition returns is not in the order (see det::result).
+// NaN: which NaN an addition returns is not in the order (see fixed_order::result).
 template <class T>
 bool same_number_bits(T got, T want) {
     return std::isnan(want) ? std::isnan(got) : same_bits(got, want);
@@ -47,11 +47,11 @@ bool same_pinned_bits(const V& got, const V& want) {
 // and the result of the blocks' tree.
 template <precision P, class R>
 void check_clones(const R& r, source_t<R> src, std::size_t n) {
-    using V = det::value_t<P, typename R::accumulator_type>;
-    const std::size_t blocks = det::block_count(n);
+    using V = fixed_order::value_t<P, typename R::accumulator_type>;
+    const std::size_t blocks = fixed_order::block_count(n);
     std::vector<V> want(blocks);
-    for (std::size_t b = 0; b < blocks; ++b) want[b] = det::block_value<P>(r, src, n, b);
-    const auto finished = [&](std::vector<V> v) { return det::finish_blocks<P>(r, v); };  // merges v in place
+    for (std::size_t b = 0; b < blocks; ++b) want[b] = fixed_order::block_value<P>(r, src, n, b);
+    const auto finished = [&](std::vector<V> v) { return fixed_order::finish_blocks<P>(r, v); };  // merges v in place
     const auto want_result = finished(want);
 
     const auto check = [&](const std::string& clone, auto&& fold) {
@@ -60,18 +60,18 @@ void check_clones(const R& r, source_t<R> src, std::size_t n) {
         std::size_t differ = 0;
         for (std::size_t b = 0; b < blocks; ++b) differ += same_pinned_bits(got[b], want[b]) ? 0 : 1;
         const auto got_result = finished(got);
-        INFO(clone << ": " << differ << " of " << blocks << " blocks differ from det::block_value; result "
+        INFO(clone << ": " << differ << " of " << blocks << " blocks differ from fixed_order::block_value; result "
                    << got_result << ", reference " << want_result);
         CHECK(differ == 0);
         CHECK(same_pinned_bits(got_result, want_result));
     };
-    check("baseline", [&](V* out) { det::block_values<P>(r, src, n, 0, blocks, out); });
+    check("baseline", [&](V* out) { fixed_order::block_values<P>(r, src, n, 0, blocks, out); });
 #if defined(PREDUCE_HOST_AVX2_DISPATCH)
-    if (detail::cpu_has_avx2()) {
-        check("avx2", [&](V* out) { det::block_values_avx2<P>(r, src, n, 0, blocks, out); });
+    if (host_simd::cpu_has_avx2()) {
+        check("avx2", [&](V* out) { fixed_order::block_values_avx2<P>(r, src, n, 0, blocks, out); });
         if constexpr (P == precision::compensated) {
-            if (detail::cpu_has_avx512())
-                check("avx512", [&](V* out) { det::block_values_avx512<P>(r, src, n, 0, blocks, out); });
+            if (host_simd::cpu_has_avx512())
+                check("avx512", [&](V* out) { fixed_order::block_values_avx512<P>(r, src, n, 0, blocks, out); });
             else
                 WARN("this CPU has no AVX-512: the AVX-512 clone is not checked here");
         }
@@ -87,7 +87,7 @@ void check_clones(const R& r, source_t<R> src, std::size_t n) {
 // and one each with an infinity, a NaN, and both infinities.
 template <precision P, class T>
 void check_every_size() {
-    for (const std::size_t n : {std::size_t{1000}, 8 * det::block, 37 * det::block + 777}) {
+    for (const std::size_t n : {std::size_t{1000}, 8 * fixed_order::block, 37 * fixed_order::block + 777}) {
         for (const bool non_finite : {false, true}) {
             auto x = test::random_values<T>(n, n);
             const auto y = test::random_values<T>(n, n + 1);
@@ -97,13 +97,13 @@ void check_every_size() {
                 // Eight in one lane: a lane of T overflows (a double lane of floats does not,
                 // but its result overflows when rounded to float).
                 for (std::size_t k = 0; k < 8; ++k) {
-                    x[std::min(det::block + det::lanes * k, last)] = big;
-                    x[std::min(2 * det::block + det::lanes * k + 1, last)] = -big;
+                    x[std::min(fixed_order::block + fixed_order::lanes * k, last)] = big;
+                    x[std::min(2 * fixed_order::block + fixed_order::lanes * k + 1, last)] = -big;
                 }
-                x[std::min(3 * det::block + 11, last)] = inf;
-                x[std::min(4 * det::block + 13, last)] = std::numeric_limits<T>::quiet_NaN();
-                x[std::min(5 * det::block + 17, last)] = inf;
-                x[std::min(5 * det::block + 100, last)] = -inf;
+                x[std::min(3 * fixed_order::block + 11, last)] = inf;
+                x[std::min(4 * fixed_order::block + 13, last)] = std::numeric_limits<T>::quiet_NaN();
+                x[std::min(5 * fixed_order::block + 17, last)] = inf;
+                x[std::min(5 * fixed_order::block + 100, last)] = -inf;
             }
             INFO("n = " << n << (non_finite ? ", non-finite blocks" : ""));
             check_clones<P>(detail::resolve_reducer<T>(sum), x.data(), n);
@@ -150,8 +150,8 @@ void check_half_clones(Op op) {
         for (const bool every_exponent : {true, false}) {
             const auto x = random_halves<H>(n, n, every_exponent);
             for (const std::size_t begin : {std::size_t{0}, std::size_t{3}}) {
-                const auto a = detail::lane_fold_avx2(r, x.data(), begin, n);
-                const auto b = detail::lane_fold_avx512(r, x.data(), begin, n);
+                const auto a = host_simd::lane_fold_avx2(r, x.data(), begin, n);
+                const auto b = host_simd::lane_fold_avx512(r, x.data(), begin, n);
                 INFO("n = " << n << ", begin = " << begin << (every_exponent ? ", every exponent" : ", exponents near 1's")
                             << ": avx2 " << a << ", avx512 " << b);
                 CHECK(std::memcmp(&a, &b, sizeof(a)) == 0);
@@ -164,7 +164,7 @@ void check_half_clones(Op op) {
 
 TEMPLATE_TEST_CASE("the AVX-512 clone of the 16-bit float folds gives the AVX2 clone's bits", "[clones]", float16,
                    bfloat16) {
-    if (!detail::cpu_has_avx2() || !detail::cpu_has_avx512()) {
+    if (!host_simd::cpu_has_avx2() || !host_simd::cpu_has_avx512()) {
         WARN("this CPU lacks AVX2 or AVX-512: the clones are not compared here");
         return;
     }

@@ -6,7 +6,7 @@
 // precision::deterministic / compensated bit for bit against seq and against one GPU.
 //
 // Catch2 cases in three groups, by tag (tests/support/cuda_main.cpp runs each where it can):
-//   [plan]   the host side of the fixed order (multi_gpu/plan.hpp) against det::reduce_serial,
+//   [plan]   the host side of the fixed order (multi_gpu/plan.hpp) against fixed_order::reduce_serial,
 //            with the GPUs' share simulated on the host: needs no GPU, runs everywhere
 //   [one]    everything one GPU can run (reduce_parts with all parts on GPU 0, gpus = 0/1,
 //            the bad-argument cases); skipped (exit 77) without a GPU
@@ -29,7 +29,7 @@
 
 #include "preduce/cuda/multi_gpu/plan.hpp"
 #include "preduce/cuda/reduce.cuh"
-#include "preduce/detail/fixed_order/order.hpp"
+#include "preduce/detail/algorithm/fixed_order/order.hpp"
 #include "custom/ops.hpp"
 #include "preduce/preduce.hpp"
 #include "support/data.hpp"
@@ -86,7 +86,7 @@ struct weighted_sum {
 };
 
 namespace multi = preduce::cuda::detail::multi;
-namespace det = preduce::detail::det;
+namespace fixed_order = preduce::detail::fixed_order;
 
 // The share each part would compute on its GPU, computed here on the host instead, then
 // joined as multi_gpu.cuh joins the GPUs' results: must equal the single-thread fixed order
@@ -95,9 +95,9 @@ template <preduce::precision P, class R>
 typename R::result_type simulate(const R& r, const std::vector<float>& x, const std::vector<std::size_t>& lengths,
                                  std::size_t G) {
     using A = typename R::accumulator_type;
-    using V = det::value_t<P, A>;
+    using V = fixed_order::value_t<P, A>;
     const std::size_t total = x.size();
-    const std::size_t m = det::block_count(total);
+    const std::size_t m = fixed_order::block_count(total);
     std::vector<multi::fixed_share> shares;
     std::vector<multi::fixed_result<A, V>> results;
     std::size_t offset = 0;
@@ -106,17 +106,17 @@ typename R::result_type simulate(const R& r, const std::vector<float>& x, const 
         // whole blocks lie inside the part, whole groups inside those
         if (!s.blocks.empty()) {
             INFO("whole blocks inside the part " << offset << " + " << n);
-            CHECK(s.blocks.begin * det::block >= offset);
-            CHECK(std::min(s.blocks.end * det::block, total) <= offset + n);
+            CHECK(s.blocks.begin * fixed_order::block >= offset);
+            CHECK(std::min(s.blocks.end * fixed_order::block, total) <= offset + n);
         }
         multi::fixed_result<A, V> res;
-        for (std::size_t b = s.blocks.begin; b < s.head_end; ++b) res.head.push_back(det::block_value<P>(r, x.data(), total, b));
+        for (std::size_t b = s.blocks.begin; b < s.head_end; ++b) res.head.push_back(fixed_order::block_value<P>(r, x.data(), total, b));
         for (std::size_t g = s.groups.begin; g < s.groups.end; ++g) {
             std::vector<V> v;
-            for (std::size_t b = g * G; b < std::min((g + 1) * G, m); ++b) v.push_back(det::block_value<P>(r, x.data(), total, b));
-            res.groups.push_back(det::block_tree<P, A>(v.data(), v.size(), R::identity()));
+            for (std::size_t b = g * G; b < std::min((g + 1) * G, m); ++b) v.push_back(fixed_order::block_value<P>(r, x.data(), total, b));
+            res.groups.push_back(fixed_order::block_tree<P, A>(v.data(), v.size(), R::identity()));
         }
-        for (std::size_t b = s.tail_begin; b < s.blocks.end; ++b) res.tail.push_back(det::block_value<P>(r, x.data(), total, b));
+        for (std::size_t b = s.tail_begin; b < s.blocks.end; ++b) res.tail.push_back(fixed_order::block_value<P>(r, x.data(), total, b));
         for (std::size_t i = s.lead.begin; i < s.lead.end; ++i) res.lead.push_back(r.lift(x[i], i));
         for (std::size_t i = s.trail.begin; i < s.trail.end; ++i) res.trail.push_back(r.lift(x[i], i));
         shares.push_back(s);
@@ -126,7 +126,7 @@ typename R::result_type simulate(const R& r, const std::vector<float>& x, const 
     V root{};
     INFO("the parts join into the whole tree");
     CHECK(multi::join<P, A>(shares, results, total, G, root));
-    return r.finish(det::result<P, A>(root));
+    return r.finish(fixed_order::result<P, A>(root));
 }
 } // namespace
 
@@ -141,7 +141,7 @@ TEST_CASE("plan: split() cuts n elements into k contiguous, block-aligned parts 
             std::size_t at = 0, lo = SIZE_MAX, hi = 0;
             bool ok = parts.size() == k;
             for (const auto& p : parts) {
-                ok = ok && p.begin == at && p.end >= p.begin && (p.begin % det::block == 0 || p.begin == n);
+                ok = ok && p.begin == at && p.end >= p.begin && (p.begin % fixed_order::block == 0 || p.begin == n);
                 at = p.end;
                 lo = std::min(lo, p.size());
                 hi = std::max(hi, p.size());
@@ -152,14 +152,14 @@ TEST_CASE("plan: split() cuts n elements into k contiguous, block-aligned parts 
                 CHECK(at == n);
             }
             INFO("parts differ by at most one block: " << lo << ".." << hi);
-            CHECK((hi - std::min(lo, hi) <= det::block || n % det::block != 0));
+            CHECK((hi - std::min(lo, hi) <= fixed_order::block || n % fixed_order::block != 0));
         }
 }
 
-TEST_CASE("plan: the fixed order joined from parts simulated on the host has det::reduce_serial's bits", "[plan]") {
+TEST_CASE("plan: the fixed order joined from parts simulated on the host has fixed_order::reduce_serial's bits", "[plan]") {
     INFO(seed_note());
     std::mt19937_64 rng(preduce::test::seed() ^ 0x71a9);
-    // The fixed order assembled from parts, against det::reduce_serial.
+    // The fixed order assembled from parts, against fixed_order::reduce_serial.
     const std::size_t sizes[] = {0, 1, 31, 4095, 4096, 4097, 8191, 8192, 8193, 5 * 4096 + 17, 16 * 4096, 16 * 4096 + 1,
                                  37 * 4096 + 4095, 100003};
     for (std::size_t total : sizes) {
@@ -171,7 +171,7 @@ TEST_CASE("plan: the fixed order joined from parts simulated on the host has det
                 const int extra = layout == 0 ? 0 : static_cast<int>(rng() % 7);
                 for (int c = 0; c < extra; ++c) {
                     std::size_t at = total == 0 ? 0 : rng() % (total + 1);
-                    if (rng() % 3 == 0) at = std::min(total, at / det::block * det::block);  // on a block edge
+                    if (rng() % 3 == 0) at = std::min(total, at / fixed_order::block * fixed_order::block);  // on a block edge
                     cuts.push_back(at);
                     if (rng() % 4 == 0) cuts.push_back(std::min(total, at + 1));
                 }
@@ -185,11 +185,11 @@ TEST_CASE("plan: the fixed order joined from parts simulated on the host has det
                 const auto scomp = simulate<preduce::precision::compensated>(sum, x, lengths, G);
                 const auto wdet = simulate<preduce::precision::deterministic>(w, x, lengths, G);
                 const auto wcomp = simulate<preduce::precision::compensated>(w, x, lengths, G);
-                CHECK(same(sdet, det::reduce_serial<preduce::precision::deterministic>(sum, x.data(), total)));
-                CHECK(same(scomp, det::reduce_serial<preduce::precision::compensated>(sum, x.data(), total)));
+                CHECK(same(sdet, fixed_order::reduce_serial<preduce::precision::deterministic>(sum, x.data(), total)));
+                CHECK(same(scomp, fixed_order::reduce_serial<preduce::precision::compensated>(sum, x.data(), total)));
                 // the index-weighted sum
-                CHECK(same(wdet, det::reduce_serial<preduce::precision::deterministic>(w, x.data(), total)));
-                CHECK(same(wcomp, det::reduce_serial<preduce::precision::compensated>(w, x.data(), total)));
+                CHECK(same(wdet, fixed_order::reduce_serial<preduce::precision::deterministic>(w, x.data(), total)));
+                CHECK(same(wcomp, fixed_order::reduce_serial<preduce::precision::compensated>(w, x.data(), total)));
             }
     }
 }

@@ -10,7 +10,7 @@
 // in-segment index 2^31, then 2^31+1 one-element batches whose results fill the buffer's
 // second half. Then the first 2^31+5 elements are rewritten as floats (the same memory, so
 // the peak stays at 16 GiB) for the fixed-order sums, which must have the same bits on
-// every backend as the plain serial reference of detail/fixed_order/order.hpp.
+// every backend as the plain serial reference of detail/algorithm/fixed_order/order.hpp.
 #include <catch2/catch.hpp>
 
 #include <algorithm>
@@ -28,7 +28,7 @@
 #include <thread>
 #include <vector>
 
-#include "preduce/detail/fixed_order/order.hpp"
+#include "preduce/detail/algorithm/fixed_order/order.hpp"
 #include "preduce/preduce.hpp"
 #include "support/catch_session.hpp"
 
@@ -272,13 +272,13 @@ TEST_CASE("2^31+5 floats: fixed-order sums have the same bits on every backend, 
 
     // The fixed order, computed one lane at a time without SIMD or threads: the reference the
     // host folds and the CUDA kernels must all reproduce.
-    namespace det = preduce::detail::det;
+    namespace fixed_order = preduce::detail::fixed_order;
     const auto t0 = std::chrono::steady_clock::now();
-    const float plain = det::reduce_serial<precision::deterministic>(sum_reducer<float>{}, static_cast<const float*>(f), n_first);
+    const float plain = fixed_order::reduce_serial<precision::deterministic>(sum_reducer<float>{}, static_cast<const float*>(f), n_first);
     std::printf("  plain serial fixed order            %6.2f s\n", seconds_since(t0));
     // Each element meets at most block/lanes lane additions, 5 lane-tree and
     // ceil(log2(blocks)) block-tree additions: Higham's bound with that depth (all x >= 0).
-    const long double depth = det::block / det::lanes + 5 + std::ceil(std::log2(static_cast<long double>(det::block_count(n_first))));
+    const long double depth = fixed_order::block / fixed_order::lanes + 5 + std::ceil(std::log2(static_cast<long double>(fixed_order::block_count(n_first))));
     INFO("plain " << plain << ", exact " << static_cast<double>(exact) << ", depth " << static_cast<double>(depth));
     CHECK(std::fabs(plain - exact) <= depth * uf * (1 + 2 * depth * uf) * exact);
 

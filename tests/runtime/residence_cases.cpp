@@ -9,7 +9,7 @@
 
 #include <vector>
 
-#include "preduce/detail/residence.hpp"
+#include "preduce/detail/runtime/residence.hpp"
 #include "preduce/preduce.hpp"
 
 namespace {

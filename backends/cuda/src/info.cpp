@@ -5,7 +5,7 @@
 #include <atomic>
 #include <string>
 
-#include "preduce/detail/backend_library.hpp"
+#include "preduce/detail/routing/backend_library.hpp"
 #include "preduce/errors.hpp"
 
 namespace preduce::cuda::info {

@@ -2,8 +2,8 @@
 // built-ins take Kokkos' own reducers (checked at compile time).
 #include "preduce/kokkos/info.hpp"
 
-#include "preduce/detail/backend_library.hpp"
-#include "preduce/detail/builtins.hpp"
+#include "preduce/detail/routing/backend_library.hpp"
+#include "preduce/detail/backend_contract/builtins.hpp"
 #include "preduce/kokkos/reduce.hpp"
 
 namespace preduce::kokkos::info {

@@ -2,7 +2,7 @@
 
 #include <omp.h>
 
-#include "preduce/detail/backend_library.hpp"
+#include "preduce/detail/routing/backend_library.hpp"
 
 namespace preduce::openmp::info {
 int default_threads() noexcept { return omp_get_max_threads(); }

@@ -1,7 +1,7 @@
-// The seq backend's library object for the front end (detail/backend_library.hpp).
+// The seq backend's library object for the front end (detail/routing/backend_library.hpp).
 #include "preduce/seq/info.hpp"
 
-#include "preduce/detail/backend_library.hpp"
+#include "preduce/detail/routing/backend_library.hpp"
 
 namespace preduce::seq {
 PREDUCE_DEFINE_BACKEND_LIBRARY

@@ -30,8 +30,8 @@
 #include <type_traits>
 #include <vector>
 
-#include "preduce/detail/entry.hpp"
-#include "preduce/detail/residence.hpp"
+#include "preduce/detail/backend_contract/entry.hpp"
+#include "preduce/detail/runtime/residence.hpp"
 #include "preduce/mpi/failure.hpp"
 #include "preduce/mpi/partials.hpp"
 #include "preduce/mpi/split_order.hpp"
@@ -82,7 +82,7 @@ void merge_states(void* in, void* inout, int* len, MPI_Datatype*) {
 // aligned block runs reduced by the backend in the fixed order), one non-commutative
 // collective joins them in rank order, and the root of the block tree is the result.
 template <class R>
-std::optional<typename R::result_type> fixed_order(MPI_Comm comm, backend b, source_t<R> src, std::size_t n,
+std::optional<typename R::result_type> reduce_in_fixed_order(MPI_Comm comm, backend b, source_t<R> src, std::size_t n,
                                                    const R& r, const options& opts, int root, const char* call) {
     using A = typename R::accumulator_type;
     static_assert(std::is_same_v<A, typename R::result_type>,
@@ -108,20 +108,20 @@ std::optional<typename R::result_type> fixed_order(MPI_Comm comm, backend b, sou
 
     std::unique_ptr<split_state<A>> state;
     try {
-        state = det::tree_of_part<precision::deterministic, A>(
+        state = fixed_order::tree_of_part<precision::deterministic, A>(
             total, first, n,
             [&](std::uint64_t pos, std::uint64_t count, A* out) {
                 lift_local(r, src, static_cast<std::size_t>(pos - first), static_cast<std::size_t>(count), pos, out);
             },
             [&](std::uint64_t b0, std::uint64_t b1) -> A {  // complete blocks [b0, b1): elements up to the end at most
-                const std::uint64_t from = b0 * det::block;
-                const std::uint64_t to = std::min<std::uint64_t>(b1 * det::block, total);
+                const std::uint64_t from = b0 * fixed_order::block;
+                const std::uint64_t to = std::min<std::uint64_t>(b1 * fixed_order::block, total);
                 return ::preduce::detail::route(b, src + static_cast<std::size_t>(from - first),
                                                    static_cast<std::size_t>(to - from), r, opts);
             });
     } catch (...) {
         err = std::current_exception();
-        state = det::empty_tree<precision::deterministic, A>(total, first);
+        state = fixed_order::empty_tree<precision::deterministic, A>(total, first);
         state->last = first + n;
         state->failed = 1;
     }
@@ -139,9 +139,9 @@ std::optional<typename R::result_type> fixed_order(MPI_Comm comm, backend b, sou
     }
     if (root >= 0 && rank != root) return std::nullopt;
     A value{};
-    if (!det::root_value(*combined, value))
+    if (!fixed_order::root_value(*combined, value))
         throw error(std::string(call) + ": the combined fixed-order state is incomplete (internal error)");
-    return r.finish(det::result<precision::deterministic, A>(value));
+    return r.finish(fixed_order::result<precision::deterministic, A>(value));
 }
 
 // Every other operation and precision::fast: local result -> accumulator -> one collective.
@@ -189,8 +189,8 @@ auto run(MPI_Comm comm, backend b, source_t<::preduce::detail::resolved_t<V, Op>
     ::preduce::detail::check_compiled<V, R>();
     check_comm(comm, root, call);
     std::optional<typename R::result_type> out;
-    if constexpr (det::takes_fixed_order_v<R>) {
-        if (opts.precision != precision::fast) out = fixed_order(comm, b, src, n, reducer, opts, root, call);
+    if constexpr (fixed_order::takes_fixed_order_v<R>) {
+        if (opts.precision != precision::fast) out = reduce_in_fixed_order(comm, b, src, n, reducer, opts, root, call);
         else out = combine(comm, b, src, n, reducer, opts, root, call);
     } else {
         out = combine(comm, b, src, n, reducer, opts, root, call);

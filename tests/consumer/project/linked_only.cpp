@@ -1,5 +1,5 @@
 // A program that links preduce::frontend and preduce::seq and calls no reduce(): linking the
-// backend's target is what makes it linked (detail/linked_libraries.hpp), not a call.
+// backend's target is what makes it linked (detail/routing/linked_libraries.hpp), not a call.
 #include <preduce/preduce.hpp>
 
 #include <cstdio>

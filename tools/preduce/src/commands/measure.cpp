@@ -42,9 +42,9 @@ std::optional<preduce::exact_sum> exact_reference(const std::vector<T>& xs, cons
     using R = preduce::detail::resolved_t<std::conditional_t<pairs, preduce::zip_value<T, T>, T>, Op>;
     using A = typename R::accumulator_type;
     constexpr bool float_sum =
-        is_floating_v<T> && preduce::detail::det::support_of<R>() == preduce::detail::det::support::float_sum;
+        is_floating_v<T> && preduce::detail::fixed_order::support_of<R>() == preduce::detail::fixed_order::support::float_sum;
     constexpr bool products = pairs || std::is_same_v<R, preduce::sumsq_reducer<T>>;
-    if constexpr (!float_sum || (!preduce::detail::det::exact_lift_v<R> && !products)) {
+    if constexpr (!float_sum || (!preduce::detail::fixed_order::exact_lift_v<R> && !products)) {
         return std::nullopt;
     } else {
         using W = decltype(numeric(T{}));  // float for the 16-bit floats, else T

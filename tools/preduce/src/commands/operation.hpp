@@ -27,7 +27,7 @@ struct predicate_text {
 };
 
 // The operations --op offers: every plain built-in of the library
-// (preduce/detail/operation_list.hpp), then count_if, dot, mean, var and minmax, whose op
+// (preduce/detail/backend_contract/operation_list.hpp), then count_if, dot, mean, var and minmax, whose op
 // objects take a predicate, two inputs or reshape their results. Names and help texts are
 // the library's (reducers.hpp, ops.hpp).
 struct op_info {

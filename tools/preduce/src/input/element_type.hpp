@@ -9,7 +9,7 @@
 #include <string_view>
 #include <type_traits>
 
-#include <preduce/detail/numeric.hpp>
+#include <preduce/detail/core/numeric.hpp>
 #include <preduce/half.hpp>
 
 namespace preduce_cli {
@@ -74,7 +74,7 @@ template <> struct element_of<element_type::u16> { using type = std::uint16_t; }
 template <> struct element_of<element_type::f16> { using type = preduce::float16; };
 template <> struct element_of<element_type::bf16> { using type = preduce::bfloat16; };
 
-// The 16-bit floats, and every floating-point element type (preduce/detail/numeric.hpp).
+// The 16-bit floats, and every floating-point element type (preduce/detail/core/numeric.hpp).
 using preduce::detail::is_half_v;
 template <class T>
 inline constexpr bool is_floating_v = preduce::detail::is_float_element_v<T>;

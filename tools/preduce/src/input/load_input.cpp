@@ -9,7 +9,7 @@
 #include <utility>
 #include <variant>
 
-#include <preduce/detail/type_name.hpp>
+#include <preduce/detail/core/type_name.hpp>
 
 #include "cli_error.hpp"
 #include "input/memory_budget.hpp"

@@ -1,6 +1,6 @@
 #pragma once
 // The built-in reducers as compiled into libpreduce_cuda.
-#include "preduce/detail/builtins.hpp"
+#include "preduce/detail/backend_contract/builtins.hpp"
 #include "preduce/options.hpp"
 
 namespace preduce::cuda::compiled {

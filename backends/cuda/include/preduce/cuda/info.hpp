@@ -1,5 +1,5 @@
 #pragma once
-// What the front end asks of every backend (detail/backend_table.hpp), for cuda, in plain
+// What the front end asks of every backend (detail/routing/backend_table.hpp), for cuda, in plain
 // C++ (no CUDA headers).
 #include <string>
 

@@ -33,7 +33,7 @@
 #include "preduce/cuda/runtime/memory.hpp"
 #include "preduce/cuda/runtime/placement.hpp"
 #include "preduce/cuda/staging/host_staging.cuh"
-#include "preduce/detail/entry.hpp"
+#include "preduce/detail/backend_contract/entry.hpp"
 #include "preduce/cuda/info.hpp"
 #include "preduce/options.hpp"
 #include "preduce/precision.hpp"
@@ -170,7 +170,7 @@ void segments_where_they_live(const std::array<const void*, N>& arrays_in, const
 }
 } // namespace detail
 
-// One result per segment (detail/segments.hpp): src, the offsets and out may each be
+// One result per segment (detail/algorithm/segment_layout.hpp): src, the offsets and out may each be
 // device, managed, pinned or pageable memory. Pageable inputs are copied to the GPU first
 // (the data's extent, the offsets), a pageable output is written on the GPU and copied
 // back; offsets the host can read are checked here, device-resident ones by the kernel.

@@ -1,18 +1,19 @@
 #pragma once
-// The fixed order of preduce/detail/fixed_order/order.hpp on host cores, at memory speed: the 32 lanes
+// The fixed order of preduce/detail/algorithm/fixed_order/order.hpp on host cores, at memory speed: the 32 lanes
 // of a block are one row of SIMD registers (4 AVX2 registers of floats; 8 with the
 // compensated pairs), compiled for SSE2 and AVX2 like the fast folds (lane_fold.hpp), the
 // compensated ones for AVX-512 too, and chosen at run time. Same arithmetic per lane as
-// det::block_value in every form, so the same bits (tests/fixed_order/simd_clones.cpp).
+// fixed_order::block_value in every form, so the same bits (tests/fixed_order/simd_clones.cpp).
 #include <cstddef>
 #include <cstring>
 #include <type_traits>
 #include <vector>
 
-#include "preduce/detail/fixed_order/order.hpp"
+#include "preduce/host_simd/namespaces.hpp"
+#include "preduce/detail/algorithm/fixed_order/order.hpp"
 #include "preduce/host_simd/lane_fold.hpp"
 
-namespace preduce::detail::det {
+namespace preduce::host_simd::fixed_order {
 
 // Calls step(j, lift(src[i + j], i + j)) for the lanes j of the row at i: straight into the
 // step where the compiler keeps a product apart from the add anyway, else through a
@@ -195,4 +196,4 @@ typename R::result_type reduce_host(const R& r, source_t<R> src, std::size_t n) 
     return finish_blocks<P>(r, v);
 }
 
-} // namespace preduce::detail::det
+} // namespace preduce::host_simd::fixed_order

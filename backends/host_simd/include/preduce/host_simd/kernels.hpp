@@ -12,16 +12,17 @@
 //                                                       fixed-order block values b0 .. b1 - 1
 //   kernels<R>::segments_<order>(r, src, layout, out, exec)   one result per segment
 // <order>: fast, deterministic, compensated; the fixed-order members run only for reducers
-// that take the fixed order (det::takes_fixed_order_v), as entry.hpp's with_order routes them.
-// A reducer whose results have another reducer's bits (detail/same_bits.hpp) forwards every
+// that take the fixed order (fixed_order::takes_fixed_order_v), as entry.hpp's with_order routes them.
+// A reducer whose results have another reducer's bits (detail/backend_contract/same_bits.hpp) forwards every
 // member to that reducer's kernels.
 #include <cstddef>
 #include <exception>
 #include <vector>
 
-#include "preduce/detail/fixed_order/order.hpp"
-#include "preduce/detail/same_bits.hpp"
-#include "preduce/detail/segments.hpp"
+#include "preduce/host_simd/namespaces.hpp"
+#include "preduce/detail/algorithm/fixed_order/order.hpp"
+#include "preduce/detail/backend_contract/same_bits.hpp"
+#include "preduce/detail/algorithm/segment_layout.hpp"
 #include "preduce/host_simd/fixed_order_blocks.hpp"
 #include "preduce/host_simd/lane_fold.hpp"
 #include "preduce/host_simd/segments.hpp"
@@ -62,7 +63,7 @@ struct kernels {
     using A = typename R::accumulator_type;
     using result_type = typename R::result_type;
     template <precision P>
-    using value = ::preduce::detail::det::value_t<P, A>;
+    using value = ::preduce::detail::fixed_order::value_t<P, A>;
 
     static A fold(const R& r, source_t<R> src, std::size_t begin, std::size_t end, bool avx2);
 
@@ -82,7 +83,7 @@ struct kernels {
 // The members for order P, by the order's value.
 template <precision P, class R>
 void block_values(const R& r, source_t<R> src, std::size_t n, std::size_t b0, std::size_t b1,
-                  ::preduce::detail::det::value_t<P, typename R::accumulator_type>* out, bool avx2) {
+                  ::preduce::detail::fixed_order::value_t<P, typename R::accumulator_type>* out, bool avx2) {
     static_assert(P != precision::fast, "block values are the fixed order's");
     if constexpr (P == precision::deterministic) kernels<R>::block_values_deterministic(r, src, n, b0, b1, out, avx2);
     else kernels<R>::block_values_compensated(r, src, n, b0, b1, out, avx2);
@@ -99,10 +100,10 @@ void segments(const R& r, source_t<R> src, const ::preduce::detail::segment_layo
 // The whole fixed order P on the calling thread.
 template <precision P, class R>
 typename R::result_type reduce_fixed(const R& r, source_t<R> src, std::size_t n) {
-    namespace det = ::preduce::detail::det;
-    std::vector<det::value_t<P, typename R::accumulator_type>> v(det::block_count(n));
-    block_values<P>(r, src, n, 0, v.size(), v.data(), ::preduce::detail::use_avx2());
-    return det::finish_blocks<P>(r, v);
+    namespace fixed_order = ::preduce::detail::fixed_order;
+    std::vector<fixed_order::value_t<P, typename R::accumulator_type>> v(fixed_order::block_count(n));
+    block_values<P>(r, src, n, 0, v.size(), v.data(), ::preduce::host_simd::use_avx2());
+    return fixed_order::finish_blocks<P>(r, v);
 }
 
 // ---- definitions ----------------------------------------------------------------------------------
@@ -116,7 +117,7 @@ template <class R>
 typename kernels<R>::A kernels<R>::fold(const R& r, source_t<R> src, std::size_t begin, std::size_t end, bool avx2) {
     if constexpr (computed_elsewhere<R>)
         return kernels<computing<R>>::fold({}, ::preduce::detail::computing_source<R>(src), begin, end, avx2);
-    else return ::preduce::detail::host_fold(r, src, begin, end, avx2);
+    else return ::preduce::host_simd::host_fold(r, src, begin, end, avx2);
 }
 
 // The fixed-order members of a reducer outside the fixed order are never called (with_order
@@ -126,8 +127,8 @@ void kernels<R>::block_values_deterministic(const R& r, source_t<R> src, std::si
                                             value<precision::deterministic>* out, bool avx2) {
     if constexpr (computed_elsewhere<R>)
         kernels<computing<R>>::block_values_deterministic({}, ::preduce::detail::computing_source<R>(src), n, b0, b1, out, avx2);
-    else if constexpr (::preduce::detail::det::takes_fixed_order_v<R>)
-        ::preduce::detail::det::host_block_values<precision::deterministic>(r, src, n, b0, b1, out, avx2);
+    else if constexpr (::preduce::detail::fixed_order::takes_fixed_order_v<R>)
+        ::preduce::host_simd::fixed_order::host_block_values<precision::deterministic>(r, src, n, b0, b1, out, avx2);
     else std::terminate();
 }
 
@@ -136,8 +137,8 @@ void kernels<R>::block_values_compensated(const R& r, source_t<R> src, std::size
                                           value<precision::compensated>* out, bool avx2) {
     if constexpr (computed_elsewhere<R>)
         kernels<computing<R>>::block_values_compensated({}, ::preduce::detail::computing_source<R>(src), n, b0, b1, out, avx2);
-    else if constexpr (::preduce::detail::det::takes_fixed_order_v<R>)
-        ::preduce::detail::det::host_block_values<precision::compensated>(r, src, n, b0, b1, out, avx2);
+    else if constexpr (::preduce::detail::fixed_order::takes_fixed_order_v<R>)
+        ::preduce::host_simd::fixed_order::host_block_values<precision::compensated>(r, src, n, b0, b1, out, avx2);
     else std::terminate();
 }
 
@@ -147,7 +148,7 @@ void kernels<R>::segments_fast(const R& r, source_t<R> src, const ::preduce::det
     if constexpr (computed_elsewhere<R>)
         kernels<computing<R>>::segments_fast({}, ::preduce::detail::computing_source<R>(src), layout,
                                              ::preduce::detail::computing_output<R>(out), exec);
-    else ::preduce::detail::segmented::reduce<precision::fast>(r, src, layout, out, exec.threads, exec);
+    else ::preduce::host_simd::segmented::reduce<precision::fast>(r, src, layout, out, exec.threads, exec);
 }
 
 template <class R>
@@ -156,8 +157,8 @@ void kernels<R>::segments_deterministic(const R& r, source_t<R> src, const ::pre
     if constexpr (computed_elsewhere<R>)
         kernels<computing<R>>::segments_deterministic({}, ::preduce::detail::computing_source<R>(src), layout,
                                                   ::preduce::detail::computing_output<R>(out), exec);
-    else if constexpr (::preduce::detail::det::takes_fixed_order_v<R>)
-        ::preduce::detail::segmented::reduce<precision::deterministic>(r, src, layout, out, exec.threads, exec);
+    else if constexpr (::preduce::detail::fixed_order::takes_fixed_order_v<R>)
+        ::preduce::host_simd::segmented::reduce<precision::deterministic>(r, src, layout, out, exec.threads, exec);
     else std::terminate();
 }
 
@@ -167,8 +168,8 @@ void kernels<R>::segments_compensated(const R& r, source_t<R> src, const ::predu
     if constexpr (computed_elsewhere<R>)
         kernels<computing<R>>::segments_compensated({}, ::preduce::detail::computing_source<R>(src), layout,
                                                   ::preduce::detail::computing_output<R>(out), exec);
-    else if constexpr (::preduce::detail::det::takes_fixed_order_v<R>)
-        ::preduce::detail::segmented::reduce<precision::compensated>(r, src, layout, out, exec.threads, exec);
+    else if constexpr (::preduce::detail::fixed_order::takes_fixed_order_v<R>)
+        ::preduce::host_simd::segmented::reduce<precision::compensated>(r, src, layout, out, exec.threads, exec);
     else std::terminate();
 }
 

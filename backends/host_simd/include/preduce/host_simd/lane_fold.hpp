@@ -11,6 +11,7 @@
 // declared before them: hence every fold file is included before the clones and host_fold.
 #include <cstddef>
 
+#include "preduce/host_simd/namespaces.hpp"
 #include "preduce/host_simd/fold/lanes.hpp"
 #include "preduce/host_simd/fold/moments.hpp"
 #include "preduce/host_simd/fold/narrow_int_sum.hpp"
@@ -19,7 +20,7 @@
 #include "preduce/host_simd/isa/x86_clones.hpp"
 #include "preduce/source.hpp"
 
-namespace preduce::detail {
+namespace preduce::host_simd {
 
 template <class R>
 typename R::accumulator_type host_fold(const R& r, source_t<R> data, std::size_t begin, std::size_t end,
@@ -29,7 +30,7 @@ typename R::accumulator_type host_fold(const R& r, source_t<R> data, std::size_t
         if (avx2 && cpu_has_avx512()) return lane_fold_avx512(r, data, begin, end);
     if (avx2) return lane_fold_avx2(r, data, begin, end);
 #endif
-    return ::preduce::detail::lane_fold(r, data, begin, end);
+    return ::preduce::host_simd::lane_fold(r, data, begin, end);
 }
 
 inline bool use_avx2() noexcept {
@@ -40,4 +41,4 @@ inline bool use_avx2() noexcept {
 #endif
 }
 
-} // namespace preduce::detail
+} // namespace preduce::host_simd

@@ -1,5 +1,5 @@
 #pragma once
-// Many results per call on host cores (detail/segments.hpp says which elements each result
+// Many results per call on host cores (detail/algorithm/segment_layout.hpp says which elements each result
 // reduces), written once for every host backend: the work is cut into tasks here, and the
 // backend only says how tasks run (an executor: run(count, f) calls f(t) for every t in
 // [0, count), on one thread or many; seq loops, openmp uses a parallel for, kokkos a
@@ -23,14 +23,15 @@
 #include <type_traits>
 #include <vector>
 
-#include "preduce/detail/fixed_order/order.hpp"
-#include "preduce/detail/segments.hpp"
+#include "preduce/host_simd/namespaces.hpp"
+#include "preduce/detail/algorithm/fixed_order/order.hpp"
+#include "preduce/detail/algorithm/segment_layout.hpp"
 #include "preduce/host_simd/fixed_order_blocks.hpp"
 #include "preduce/host_simd/lane_fold.hpp"
 #include "preduce/precision.hpp"
 #include "preduce/source.hpp"
 
-namespace preduce::detail::segmented {
+namespace preduce::host_simd::segmented {
 
 namespace tuning {
 // Elements a task folds, about: enough that the task's bookkeeping is noise, few enough
@@ -173,12 +174,12 @@ void contiguous_fast(const R& r, source_t<R> src, const segment_layout& L, typen
 
 template <precision P, class R, class Exec>
 void contiguous_fixed(const R& r, source_t<R> src, const segment_layout& L, typename R::result_type* out, Exec&& exec) {
-    using V = det::value_t<P, typename R::accumulator_type>;
-    const contiguous_plan p = plan_contiguous(L, det::block);
+    using V = fixed_order::value_t<P, typename R::accumulator_type>;
+    const contiguous_plan p = plan_contiguous(L, fixed_order::block);
     // Block values of the split segments, segment after segment.
     std::vector<std::uint64_t> values_first(p.split.size() + 1, 0);
     for (std::size_t i = 0; i < p.split.size(); ++i)
-        values_first[i + 1] = values_first[i] + det::block_count(L.length(p.split[i]));
+        values_first[i + 1] = values_first[i] + fixed_order::block_count(L.length(p.split[i]));
     std::vector<V> values(values_first.back());
     const bool avx2 = use_avx2();
     exec(p.tasks.size(), [&](std::size_t t) {
@@ -187,22 +188,22 @@ void contiguous_fixed(const R& r, source_t<R> src, const segment_layout& L, type
             const auto i = static_cast<std::size_t>(
                 std::upper_bound(p.split.begin(), p.split.end(), k.first) - p.split.begin() - 1);
             const std::uint64_t len = L.length(k.first);
-            det::host_block_values<P>(r, src + L.begin(k.first), len, k.lo / det::block, det::block_count(k.hi),
+            fixed_order::host_block_values<P>(r, src + L.begin(k.first), len, k.lo / fixed_order::block, fixed_order::block_count(k.hi),
                                       values.data() + values_first[i], avx2);
             return;
         }
         std::vector<V> v;
         for (std::uint64_t s = k.first; s < k.last; ++s) {
             const std::uint64_t len = L.length(s);
-            v.resize(det::block_count(len));
-            det::host_block_values<P>(r, src + L.begin(s), len, 0, v.size(), v.data(), avx2);
-            out[s] = det::finish_blocks<P>(r, v);
+            v.resize(fixed_order::block_count(len));
+            fixed_order::host_block_values<P>(r, src + L.begin(s), len, 0, v.size(), v.data(), avx2);
+            out[s] = fixed_order::finish_blocks<P>(r, v);
         }
     });
     for (std::size_t i = 0; i < p.split.size(); ++i) {
         std::vector<V> v(values.begin() + static_cast<std::ptrdiff_t>(values_first[i]),
                          values.begin() + static_cast<std::ptrdiff_t>(values_first[i + 1]));
-        out[p.split[i]] = det::finish_blocks<P>(r, v);
+        out[p.split[i]] = fixed_order::finish_blocks<P>(r, v);
     }
 }
 
@@ -290,31 +291,31 @@ void strided_fast(const R& r, source_t<R> src, const segment_layout& L, typename
 
 // The fixed order of every column of a band over rows [j0, j1) (whole 4096-row blocks, or
 // up to the last row): block values into v[(block - j0 / 4096) * w + c]. Lane j % 32 of a
-// column adds the column's rows j of the block in order, as det::block_value does.
+// column adds the column's rows j of the block in order, as fixed_order::block_value does.
 template <precision P, class R>
 PREDUCE_NO_CONTRACT void band_block_values(const R& r, source_t<R> src, const segment_layout& L, const strided_task& k,
-                       det::value_t<P, typename R::accumulator_type>* v) {
+                       fixed_order::value_t<P, typename R::accumulator_type>* v) {
     using A = typename R::accumulator_type;
-    using V = det::value_t<P, A>;
+    using V = fixed_order::value_t<P, A>;
     const std::uint64_t C = L.inner, M = L.size, w = k.c1 - k.c0;
-    std::vector<V> lanes(det::lanes * w);
+    std::vector<V> lanes(fixed_order::lanes * w);
     std::vector<A> row_lifted(w);
-    for (std::uint64_t b0 = k.j0; b0 < k.j1; b0 += det::block) {
-        const std::uint64_t b1 = std::min(k.j1, b0 + det::block);
-        std::fill(lanes.begin(), lanes.end(), det::zero<P, A>(R::identity()));
+    for (std::uint64_t b0 = k.j0; b0 < k.j1; b0 += fixed_order::block) {
+        const std::uint64_t b1 = std::min(k.j1, b0 + fixed_order::block);
+        std::fill(lanes.begin(), lanes.end(), fixed_order::zero<P, A>(R::identity()));
         for (std::uint64_t j = b0; j < b1; ++j) {
             const auto row = src + ((k.o * M + j) * C + k.c0);
-            V* lane = lanes.data() + (j - b0) % det::lanes * w;
+            V* lane = lanes.data() + (j - b0) % fixed_order::lanes * w;
             PREDUCE_PRAGMA_OMP_SIMD
             for (std::uint64_t c = 0; c < w; ++c) row_lifted[c] = r.lift(row[c], j);
-            det::launder_row<R>(row_lifted.data());
+            fixed_order::launder_row<R>(row_lifted.data());
             PREDUCE_PRAGMA_OMP_SIMD
-            for (std::uint64_t c = 0; c < w; ++c) det::add<P, A>(lane[c], row_lifted[c]);
+            for (std::uint64_t c = 0; c < w; ++c) fixed_order::add<P, A>(lane[c], row_lifted[c]);
         }
-        for (std::size_t s = det::lanes / 2; s > 0; s /= 2)
+        for (std::size_t s = fixed_order::lanes / 2; s > 0; s /= 2)
             for (std::size_t j = 0; j < s; ++j)
-                for (std::uint64_t c = 0; c < w; ++c) lanes[j * w + c] = det::merge<P, A>(lanes[j * w + c], lanes[(j + s) * w + c]);
-        V* dst = v + (b0 - k.j0) / det::block * w;
+                for (std::uint64_t c = 0; c < w; ++c) lanes[j * w + c] = fixed_order::merge<P, A>(lanes[j * w + c], lanes[(j + s) * w + c]);
+        V* dst = v + (b0 - k.j0) / fixed_order::block * w;
         for (std::uint64_t c = 0; c < w; ++c) dst[c] = lanes[c];
     }
 }
@@ -322,11 +323,11 @@ PREDUCE_NO_CONTRACT void band_block_values(const R& r, source_t<R> src, const se
 template <precision P, class R, class Exec>
 void strided_fixed(const R& r, source_t<R> src, const segment_layout& L, typename R::result_type* out, std::size_t threads,
                    Exec&& exec) {
-    using V = det::value_t<P, typename R::accumulator_type>;
-    const strided_plan p = plan_strided(L, threads, det::block, tuning::fixed_band_columns);
-    const std::uint64_t C = L.inner, m = det::block_count(L.size);
+    using V = fixed_order::value_t<P, typename R::accumulator_type>;
+    const strided_plan p = plan_strided(L, threads, fixed_order::block, tuning::fixed_band_columns);
+    const std::uint64_t C = L.inner, m = fixed_order::block_count(L.size);
     // Block values, per task: (blocks of its rows) x (its columns), at a fixed stride.
-    const std::uint64_t per_task_blocks = p.row_pieces > 1 ? det::block_count(p.tasks.empty() ? 0 : p.tasks[0].j1 - p.tasks[0].j0) : m;
+    const std::uint64_t per_task_blocks = p.row_pieces > 1 ? fixed_order::block_count(p.tasks.empty() ? 0 : p.tasks[0].j1 - p.tasks[0].j0) : m;
     std::vector<V> values(p.tasks.size() * per_task_blocks * tuning::fixed_band_columns);
     exec(p.tasks.size(), [&](std::size_t t) {
         band_block_values<P>(r, src, L, p.tasks[t], values.data() + t * per_task_blocks * tuning::fixed_band_columns);
@@ -340,10 +341,10 @@ void strided_fixed(const R& r, source_t<R> src, const segment_layout& L, typenam
             for (std::uint64_t q = 0; q < p.row_pieces; ++q) {
                 const strided_task& piece = p.tasks[t + q];
                 const V* v = values.data() + (t + q) * per_task_blocks * tuning::fixed_band_columns;
-                for (std::uint64_t i = 0; i < det::block_count(piece.j1 - piece.j0); ++i) column[b++] = v[i * w + c];
+                for (std::uint64_t i = 0; i < fixed_order::block_count(piece.j1 - piece.j0); ++i) column[b++] = v[i * w + c];
             }
             column.resize(b);
-            out[k.o * C + k.c0 + c] = det::finish_blocks<P>(r, column);
+            out[k.o * C + k.c0 + c] = fixed_order::finish_blocks<P>(r, column);
             column.resize(m);
         }
     }
@@ -365,4 +366,4 @@ void reduce(const R& r, source_t<R> src, const segment_layout& L, typename R::re
     }
 }
 
-} // namespace preduce::detail::segmented
+} // namespace preduce::host_simd::segmented

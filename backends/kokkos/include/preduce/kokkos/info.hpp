@@ -1,5 +1,5 @@
 #pragma once
-// What the front end asks of every backend (detail/backend_table.hpp), for kokkos, and a
+// What the front end asks of every backend (detail/routing/backend_table.hpp), for kokkos, and a
 // few facts about the Kokkos this preduce was built with, in plain C++ for callers that do
 // not include Kokkos (the front end, the CLI, the benchmarks).
 #include <string>

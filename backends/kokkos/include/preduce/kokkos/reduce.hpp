@@ -26,7 +26,7 @@
 #include <string>
 #include <type_traits>
 
-#include "preduce/detail/entry.hpp"
+#include "preduce/detail/backend_contract/entry.hpp"
 #include "preduce/kokkos/info.hpp"
 #include "preduce/host_simd/kernels.hpp"
 #include "preduce/errors.hpp"
@@ -115,7 +115,7 @@ typename R::accumulator_type run(source_t<R> src, std::size_t n, const R& reduce
             const std::size_t chunk = tuning::host_chunk_elements;
             Kokkos::parallel_reduce("preduce::kokkos::reduce",
                                     policy<ExecSpace>(0, static_cast<std::int64_t>(ceil_div(n, chunk))),
-                                    chunk_functor<R>{src, reducer, n, chunk, ::preduce::detail::use_avx2()},
+                                    chunk_functor<R>{src, reducer, n, chunk, ::preduce::host_simd::use_avx2()},
                                     make_reducer<R>(acc));
         } else {
             Kokkos::parallel_reduce("preduce::kokkos::reduce", policy<ExecSpace>(0, static_cast<std::int64_t>(n)),
@@ -170,7 +170,7 @@ typename R::result_type reduce_source(source_t<R> src, std::size_t n, const R& r
     }
 }
 
-// One result per segment (detail/segments.hpp): host_simd/segments.hpp's tasks as a
+// One result per segment (detail/algorithm/segment_layout.hpp): host_simd/segments.hpp's tasks as a
 // parallel_for on a host execution space. Those tasks are host code, so where Kokkos' default
 // space is a device (Cuda), they run on its host space (DefaultHostExecutionSpace) over host
 // copies of the arrays that live in device memory, and the results are copied to `out`

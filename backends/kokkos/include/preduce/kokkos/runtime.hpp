@@ -6,7 +6,7 @@
 #include <type_traits>
 #include <utility>
 
-#include "preduce/detail/residence.hpp"
+#include "preduce/detail/runtime/residence.hpp"
 
 namespace preduce::kokkos {
 
@@ -46,7 +46,7 @@ std::invoke_result_t<F&> launch(F&& f) {
 // True once this process has seen Kokkos finalized (by the application, or by preduce at exit).
 bool finalized() noexcept;
 
-// Where a pointer lives: preduce::detail::locate (preduce/detail/residence.hpp).
+// Where a pointer lives: preduce::detail::locate (preduce/detail/runtime/residence.hpp).
 using ::preduce::detail::locate;
 using ::preduce::detail::memory_kind;
 

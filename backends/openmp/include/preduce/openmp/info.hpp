@@ -1,5 +1,5 @@
 #pragma once
-// What the front end asks of every backend (detail/backend_table.hpp), for openmp, in
+// What the front end asks of every backend (detail/routing/backend_table.hpp), for openmp, in
 // plain C++ (no OpenMP header needed to include it).
 #include <string>
 

@@ -15,7 +15,7 @@
 #include <type_traits>
 #include <vector>
 
-#include "preduce/detail/entry.hpp"
+#include "preduce/detail/backend_contract/entry.hpp"
 #include "preduce/host_simd/kernels.hpp"
 #include "preduce/openmp/info.hpp"
 #include "preduce/options.hpp"
@@ -61,22 +61,22 @@ typename R::accumulator_type ordered_fold(const R& reducer, source_t<R> data, st
 // (any thread may take any block: a block's value depends on its elements alone), then
 // one thread runs the block tree. Same bits as seq at every thread count.
 template <precision P, class R>
-typename R::result_type fixed_order(const R& reducer, source_t<R> data, std::size_t n, int threads) {
-    namespace det = ::preduce::detail::det;
+typename R::result_type reduce_in_fixed_order(const R& reducer, source_t<R> data, std::size_t n, int threads) {
+    namespace fixed_order = ::preduce::detail::fixed_order;
     using A = typename R::accumulator_type;
     if (n < tuning::min_parallel_elements || threads <= 1) return host_simd::reduce_fixed<P>(reducer, data, n);
-    std::vector<det::value_t<P, A>> v(det::block_count(n));
+    std::vector<fixed_order::value_t<P, A>> v(fixed_order::block_count(n));
     // 4 blocks (16K elements, as the fast path's chunks) per loop index.
     constexpr std::size_t per = 4;
     const auto tasks = static_cast<std::int64_t>((v.size() + per - 1) / per);
-    const bool avx2 = ::preduce::detail::use_avx2();
+    const bool avx2 = ::preduce::host_simd::use_avx2();
 #pragma omp parallel for schedule(static) num_threads(threads)
     for (std::int64_t t = 0; t < tasks; ++t) {
         const std::size_t b0 = static_cast<std::size_t>(t) * per;
         const std::size_t b1 = b0 + per < v.size() ? b0 + per : v.size();
         host_simd::block_values<P>(reducer, data, n, b0, b1, v.data(), avx2);
     }
-    return det::finish_blocks<P>(reducer, v);
+    return fixed_order::finish_blocks<P>(reducer, v);
 }
 
 // The backend's own order: chunks across threads, SIMD lanes inside each chunk.
@@ -86,7 +86,7 @@ typename R::result_type fast_order(const R& reducer, source_t<R> data, std::size
     const std::int64_t chunks =
         static_cast<std::int64_t>((n + tuning::chunk_elements - 1) / tuning::chunk_elements);
     const bool parallel = n >= tuning::min_parallel_elements && threads > 1;
-    const bool avx2 = ::preduce::detail::use_avx2();
+    const bool avx2 = ::preduce::host_simd::use_avx2();
     auto chunk = [&](std::int64_t c) {
         const std::size_t begin = static_cast<std::size_t>(c) * tuning::chunk_elements;
         const std::size_t end = begin + tuning::chunk_elements < n ? begin + tuning::chunk_elements : n;
@@ -128,11 +128,11 @@ typename R::result_type reduce_source(source_t<R> data, std::size_t n, const R& 
     // Below min_parallel_elements one thread folds everything, so the team size is not
     // asked for: the query is a call into the OpenMP runtime on the small calls' path.
     const int threads = n < tuning::min_parallel_elements ? 1 : thread_count(opts);
-    if constexpr (P != precision::fast) return fixed_order<P>(reducer, data, n, threads);
+    if constexpr (P != precision::fast) return reduce_in_fixed_order<P>(reducer, data, n, threads);
     else return fast_order(reducer, data, n, threads);
 }
 
-// One result per segment (detail/segments.hpp): host_simd/segments.hpp's tasks, shared by
+// One result per segment (detail/algorithm/segment_layout.hpp): host_simd/segments.hpp's tasks, shared by
 // the team (dynamic: segment sizes may vary).
 template <precision P, class R>
 void reduce_segments_source(source_t<R> src, std::size_t, const ::preduce::detail::segment_layout& layout, const R& reducer,

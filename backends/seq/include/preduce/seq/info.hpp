@@ -1,5 +1,5 @@
 #pragma once
-// What the front end asks of every backend (detail/backend_table.hpp), for seq.
+// What the front end asks of every backend (detail/routing/backend_table.hpp), for seq.
 #include <string>
 
 #include "preduce/options.hpp"

@@ -1,6 +1,6 @@
 #pragma once
 // precision::deterministic and precision::compensated on the GPU: the fixed order of
-// preduce/detail/fixed_order/order.hpp, bit for bit.
+// preduce/detail/algorithm/fixed_order/order.hpp, bit for bit.
 //
 //  - fixed_blocks: the block values; CTAs take units of 8C blocks grid-stride, a warp C
 //    blocks of a unit. With C = 1 lane j of the warp adds lift(x[b*4096 + j + 32k]) for k = 0, 1, ... in
@@ -35,7 +35,7 @@
 // The kernels live in fixed_order/ (blocks.cuh, bulk.cuh, staged.cuh, and tree.cuh for the
 // lane and block trees); this file picks the form for an input and launches it.
 //
-// The lane, lane-tree and block-tree arithmetic is det::add / det::merge / det::result
+// The lane, lane-tree and block-tree arithmetic is fixed_order::add / fixed_order::merge / fixed_order::result
 // themselves, which add with __fadd_rn/__dadd_rn in device code: never contracted into an
 // FMA with the product a lift may compute, never reassociated.
 #include <cuda_runtime_api.h>
@@ -53,7 +53,7 @@
 #include "preduce/cuda/runtime/device_tuning.hpp"
 #include "preduce/cuda/runtime/memory.hpp"
 #include "preduce/cuda/tuning.hpp"
-#include "preduce/detail/fixed_order/order.hpp"
+#include "preduce/detail/algorithm/fixed_order/order.hpp"
 #include "preduce/precision.hpp"
 #include "preduce/source.hpp"
 
@@ -78,7 +78,7 @@ std::size_t staged_wave() {
 // tree (fold_group<V>), which its last CTA folds.
 template <precision P, class R>
 constexpr bool staged_holds(std::size_t m) {
-    return m <= fold_group<det::value_t<P, typename R::accumulator_type>>;
+    return m <= fold_group<fixed_order::value_t<P, typename R::accumulator_type>>;
 }
 
 // Launches fixed_blocks_staged over src[0, n) (m blocks): a single block in one CTA of
@@ -88,7 +88,7 @@ constexpr bool staged_holds(std::size_t m) {
 // Returns whether it launched.
 template <precision P, class R>
 bool launch_staged(const R& r, source_t<R> src, std::size_t n, std::size_t m,
-                   det::value_t<P, typename R::accumulator_type>* values, typename R::result_type* d_result,
+                   fixed_order::value_t<P, typename R::accumulator_type>* values, typename R::result_type* d_result,
                    unsigned* counters, cudaStream_t stream, bool one_wave_only) {
     if (!staged_holds<P, R>(m)) return false;
     if (one_wave_only && m > 1 && m > staged_wave<P, R>()) return false;
@@ -113,7 +113,7 @@ int lanes_for(source_t<R> src, std::size_t n, block_pass form, const tuning::tab
     constexpr int C = vector_lanes<R>();
     if (C == 1 || form == block_pass::one_lane || !runs_aligned<C>(src)) return 1;
     if (form == block_pass::vector) return C;
-    const std::size_t units = n / det::block / C;
+    const std::size_t units = n / fixed_order::block / C;
     return units >= static_cast<std::size_t>(wave<P, R, C>()) * warps_per_cta * t.vector_units_per_warp ? C : 1;
 }
 
@@ -163,10 +163,10 @@ unsigned blocks_grid(std::size_t m, int grid, const tuning::table& t) {
 // the caller has not asked (then asked here, once).
 template <precision P, class R>
 void launch_blocks(const R& r, source_t<R> src, std::size_t n, std::size_t base,
-                   det::value_t<P, typename R::accumulator_type>* v, typename R::result_type* d_result,
+                   fixed_order::value_t<P, typename R::accumulator_type>* v, typename R::result_type* d_result,
                    unsigned* counters, cudaStream_t stream, int grid, block_pass form, int device = -1) {
     constexpr int C = vector_lanes<R>();
-    const std::size_t m = det::block_count(n);
+    const std::size_t m = fixed_order::block_count(n);
     if (device < 0) device = current_device();
     if constexpr (bulk_shape_v<R>) {
         const auto kernel = fixed_blocks_bulk<P, R>;  // this translation unit's stub: bulk_wave opts it in
@@ -198,8 +198,8 @@ void launch_blocks(const R& r, source_t<R> src, std::size_t n, std::size_t base,
 // the launch, 0 for one wave (blocks_grid).
 template <precision P, class R>
 void enqueue_blocks(const R& r, source_t<R> src, std::size_t n, std::size_t base,
-                    det::value_t<P, typename R::accumulator_type>* v, cudaStream_t stream, int grid = 0) {
-    if (det::block_count(n) == 0) return;
+                    fixed_order::value_t<P, typename R::accumulator_type>* v, cudaStream_t stream, int grid = 0) {
+    if (fixed_order::block_count(n) == 0) return;
     launch_blocks<P>(r, src, n, base, v, static_cast<typename R::result_type*>(nullptr), nullptr, stream, grid,
                      block_pass::choose);
 }
@@ -224,10 +224,10 @@ std::size_t tree_scratch(std::size_t m) {
 // Enqueues the block tree of v[0, m) (m >= 1) and writes finish(result(sum)) to *d_result.
 // scratch holds tree_scratch(m) values; v is overwritten.
 template <precision P, class R>
-void enqueue_tree(const R& r, det::value_t<P, typename R::accumulator_type>* v, std::size_t m,
-                  det::value_t<P, typename R::accumulator_type>* scratch, typename R::result_type* d_result,
+void enqueue_tree(const R& r, fixed_order::value_t<P, typename R::accumulator_type>* v, std::size_t m,
+                  fixed_order::value_t<P, typename R::accumulator_type>* scratch, typename R::result_type* d_result,
                   cudaStream_t stream) {
-    using V = det::value_t<P, typename R::accumulator_type>;
+    using V = fixed_order::value_t<P, typename R::accumulator_type>;
     V* in = v;
     V* out = scratch;
     while (m > tree_group<V>) {
@@ -249,9 +249,9 @@ void enqueue_tree(const R& r, det::value_t<P, typename R::accumulator_type>* v, 
 // part of a multi-GPU reduction, multi_gpu.cuh) hands on those values and the tree above
 // them runs elsewhere with the same bits. v must start at a group boundary of the whole tree.
 template <precision P, class R>
-void enqueue_groups(const R& r, const det::value_t<P, typename R::accumulator_type>* v, std::size_t m,
-                    det::value_t<P, typename R::accumulator_type>* out, cudaStream_t stream) {
-    using V = det::value_t<P, typename R::accumulator_type>;
+void enqueue_groups(const R& r, const fixed_order::value_t<P, typename R::accumulator_type>* v, std::size_t m,
+                    fixed_order::value_t<P, typename R::accumulator_type>* out, cudaStream_t stream) {
+    using V = fixed_order::value_t<P, typename R::accumulator_type>;
     if (m == 0) return;
     const std::size_t groups = (m + tree_group<V> - 1) / tree_group<V>;
     launch("fixed_tree (groups) launch", fixed_tree<P, R>, static_cast<unsigned>(groups), tree_threads, stream, r, v, m,
@@ -277,8 +277,8 @@ inline bool bulk_beats_staged(std::size_t m, std::size_t bulk, const tuning::tab
 template <precision P, class R>
 void enqueue_reduce(const R& r, source_t<R> src, std::size_t n, typename R::result_type* d_result,
                     cudaStream_t stream, int grid = 0, block_pass form = block_pass::choose) {
-    using V = det::value_t<P, typename R::accumulator_type>;
-    const std::size_t m = det::block_count(n);
+    using V = fixed_order::value_t<P, typename R::accumulator_type>;
+    const std::size_t m = fixed_order::block_count(n);
     if (m == 1 && grid <= 0 && (form == block_pass::choose || form == block_pass::staged)) {
         // One block: its CTA finishes the result itself, so no workspace and no wave to look
         // up (the latency of small calls).

@@ -1,5 +1,5 @@
 #pragma once
-// Grid layer for many results per call (preduce/detail/segments.hpp says which elements
+// Grid layer for many results per call (preduce/detail/algorithm/segment_layout.hpp says which elements
 // each result reduces). Every segment is reduced as if it were the whole input: indices
 // from its first element, the identity when empty, its own fixed order.
 //
@@ -12,8 +12,8 @@
 //  - strided segments (columns): one thread per segment, rows in order; neighbouring
 //    threads read neighbouring columns, so every row's loads are coalesced.
 //  - fixed order: the same shapes, each segment's 4096-element blocks folded as
-//    det::block_value folds them (lanes j mod 32, then the shuffle tree), and the blocks
-//    joined by a det::streaming_tree.
+//    fixed_order::block_value folds them (lanes j mod 32, then the shuffle tree), and the blocks
+//    joined by a fixed_order::streaming_tree.
 // Offsets in device memory are checked here, segment by segment (the host cannot read
 // them): a decreasing pair or an offset past n sets *bad, and the segment is not read.
 #include <cuda_runtime_api.h>
@@ -33,14 +33,14 @@
 #include "preduce/cuda/runtime/check.hpp"
 #include "preduce/cuda/runtime/memory.hpp"
 #include "preduce/cuda/warp/warp_reduce.cuh"
-#include "preduce/detail/fixed_order/order.hpp"
-#include "preduce/detail/segments.hpp"
+#include "preduce/detail/algorithm/fixed_order/order.hpp"
+#include "preduce/detail/algorithm/segment_layout.hpp"
 #include "preduce/reducers.hpp"
 #include "preduce/source.hpp"
 
 namespace preduce::cuda::detail::segments {
 
-namespace det = ::preduce::detail::det;
+namespace fixed_order = ::preduce::detail::fixed_order;
 using layout = ::preduce::detail::segment_layout;
 
 // A segment too long for the kernel that met it: reduced afterwards on its own. For the
@@ -202,7 +202,7 @@ __global__ void __launch_bounds__(tuning::segment_threads)
                            std::uint64_t big, big_segment* __restrict__ list, unsigned long long* __restrict__ listed,
                            int* bad) {
     using A = typename R::accumulator_type;
-    using V = det::value_t<P, A>;
+    using V = fixed_order::value_t<P, A>;
     const unsigned lane = threadIdx.x % 32;
     const std::uint64_t warps = static_cast<std::uint64_t>(gridDim.x) * (blockDim.x / 32);
     for (std::uint64_t s = (static_cast<std::uint64_t>(blockIdx.x) * blockDim.x + threadIdx.x) / 32; s < L.count;
@@ -214,16 +214,16 @@ __global__ void __launch_bounds__(tuning::segment_threads)
             continue;
         }
         const auto seg = src + begin;
-        det::streaming_tree<P, A> tree(det::block_count(len));
-        for (std::uint64_t first = 0; first < len; first += det::block) {
-            const std::uint64_t last = len - first < det::block ? len : first + det::block;
-            V acc = det::zero<P, A>(R::identity());
-            for (std::uint64_t i = first + lane; i < last; i += 32) det::add<P, A>(acc, r.lift(seg[i], i));
+        fixed_order::streaming_tree<P, A> tree(fixed_order::block_count(len));
+        for (std::uint64_t first = 0; first < len; first += fixed_order::block) {
+            const std::uint64_t last = len - first < fixed_order::block ? len : first + fixed_order::block;
+            V acc = fixed_order::zero<P, A>(R::identity());
+            for (std::uint64_t i = first + lane; i < last; i += 32) fixed_order::add<P, A>(acc, r.lift(seg[i], i));
 #pragma unroll
-            for (unsigned w = 16; w > 0; w /= 2) acc = det::merge<P, A>(acc, fixed::shfl_down<P, A>(acc, w));
+            for (unsigned w = 16; w > 0; w /= 2) acc = fixed_order::merge<P, A>(acc, fixed::shfl_down<P, A>(acc, w));
             if (lane == 0) tree.push(acc);
         }
-        if (lane == 0) store_whole(out + s, r.finish(det::result<P, A>(tree.root(R::identity()))));
+        if (lane == 0) store_whole(out + s, r.finish(fixed_order::result<P, A>(tree.root(R::identity()))));
     }
 }
 
@@ -267,10 +267,10 @@ __global__ void __launch_bounds__(tuning::segment_threads)
     const std::uint64_t threads = static_cast<std::uint64_t>(gridDim.x) * blockDim.x;
     for (std::uint64_t s = static_cast<std::uint64_t>(blockIdx.x) * blockDim.x + threadIdx.x; s < L.count; s += threads) {
         const ::preduce::detail::strided_source<source_t<R>> seg{src + L.begin(s), L.inner};
-        const std::uint64_t m = det::block_count(L.size);
-        det::streaming_tree<P, A> tree(m);
-        for (std::uint64_t b = 0; b < m; ++b) tree.push(det::block_value<P>(r, seg, L.size, b));
-        store_whole(out + s, r.finish(det::result<P, A>(tree.root(R::identity()))));
+        const std::uint64_t m = fixed_order::block_count(L.size);
+        fixed_order::streaming_tree<P, A> tree(m);
+        for (std::uint64_t b = 0; b < m; ++b) tree.push(fixed_order::block_value<P>(r, seg, L.size, b));
+        store_whole(out + s, r.finish(fixed_order::result<P, A>(tree.root(R::identity()))));
     }
 }
 

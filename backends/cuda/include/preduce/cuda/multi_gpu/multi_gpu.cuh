@@ -15,7 +15,7 @@
 //    fixed::enqueue_groups); it sends the group values and the remaining block values,
 //    plus the lifted elements of blocks it shares with a neighbour part (reduce_parts only).
 //    The host joins them in sequence order into one partial tree
-//    (preduce/detail/fixed_order/parts.hpp): the bits of one GPU and of the seq backend.
+//    (preduce/detail/algorithm/fixed_order/parts.hpp): the bits of one GPU and of the seq backend.
 #include <cuda_runtime_api.h>
 
 #include <array>
@@ -37,7 +37,7 @@
 #include "preduce/cuda/runtime/placement.hpp"
 #include "preduce/cuda/staging/host_staging.cuh"
 #include "preduce/cuda/tuning.hpp"
-#include "preduce/detail/fixed_order/parts.hpp"
+#include "preduce/detail/algorithm/fixed_order/parts.hpp"
 #include "preduce/errors.hpp"
 #include "preduce/options.hpp"
 #include "preduce/precision.hpp"
@@ -140,17 +140,17 @@ typename R::result_type reduce_fast(const R& r, const std::vector<piece<source_t
 
 template <precision P, class R>
 void fixed_piece(const R& r, const piece<source_t<R>>& p, const fixed_share& share,
-                 fixed_result<typename R::accumulator_type, det::value_t<P, typename R::accumulator_type>>& out,
+                 fixed_result<typename R::accumulator_type, fixed_order::value_t<P, typename R::accumulator_type>>& out,
                  std::size_t total) {
     using A = typename R::accumulator_type;
-    using V = det::value_t<P, A>;
+    using V = fixed_order::value_t<P, A>;
     using S = source_t<R>;
     constexpr std::size_t G = fixed::tree_group<V>;
     cudaStream_t s = cudaStreamPerThread;
     const std::size_t m_part = share.blocks.size();
     if (m_part > 0) {
-        const std::size_t first = share.blocks.begin * det::block;  // global position
-        const std::size_t len = std::min(share.blocks.end * det::block, total) - first;
+        const std::size_t first = share.blocks.begin * fixed_order::block;  // global position
+        const std::size_t len = std::min(share.blocks.end * fixed_order::block, total) - first;
         piece<S> whole_blocks = p;
         whole_blocks.src = p.src + (first - p.offset);
         const auto staged = staged_arrays(whole_blocks);
@@ -198,7 +198,7 @@ void fixed_piece(const R& r, const piece<source_t<R>>& p, const fixed_share& sha
 template <precision P, class R>
 typename R::result_type reduce_fixed(const R& r, const std::vector<piece<source_t<R>>>& pieces, std::size_t total) {
     using A = typename R::accumulator_type;
-    using V = det::value_t<P, A>;
+    using V = fixed_order::value_t<P, A>;
     constexpr std::size_t G = fixed::tree_group<V>;
     std::vector<fixed_share> shares(pieces.size());
     for (std::size_t i = 0; i < pieces.size(); ++i)
@@ -211,7 +211,7 @@ typename R::result_type reduce_fixed(const R& r, const std::vector<piece<source_
     V root{};
     if (!join<P, A>(shares, results, total, G, root))
         throw error("preduce cuda backend: internal error: the parts of a multi-GPU fixed-order sum did not join");
-    return r.finish(det::result<P, A>(root));
+    return r.finish(fixed_order::result<P, A>(root));
 }
 
 template <precision P, class R>

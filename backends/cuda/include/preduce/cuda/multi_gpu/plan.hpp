@@ -9,18 +9,18 @@
 //    inside those, which are whole subtrees of the block tree) and which of its elements
 //    belong to blocks it shares with a neighbour part (only reduce_parts, whose boundaries
 //    the caller chooses, has those). The host joins all of it into the block tree with
-//    preduce/detail/fixed_order/parts.hpp.
+//    preduce/detail/algorithm/fixed_order/parts.hpp.
 #include <algorithm>
 #include <bit>
 #include <cstddef>
 #include <cstdint>
 #include <vector>
 
-#include "preduce/detail/fixed_order/parts.hpp"
+#include "preduce/detail/algorithm/fixed_order/parts.hpp"
 
 namespace preduce::cuda::detail::multi {
 
-namespace det = ::preduce::detail::det;
+namespace fixed_order = ::preduce::detail::fixed_order;
 
 struct range {
     std::size_t begin = 0, end = 0;  // [begin, end)
@@ -31,20 +31,20 @@ struct range {
 // k contiguous parts of [0, n), cut at block boundaries, as even as whole blocks allow; part
 // i is empty when there are fewer blocks than parts.
 inline std::vector<range> split(std::size_t n, std::size_t k) {
-    const std::size_t m = det::block_count(n);
+    const std::size_t m = fixed_order::block_count(n);
     std::vector<range> parts(k);
     for (std::size_t i = 0; i < k; ++i) {
         // m * i / k without overflow (m < 2^52 for any n that fits in memory)
         const std::size_t b0 = m / k * i + m % k * i / k;
         const std::size_t b1 = m / k * (i + 1) + m % k * (i + 1) / k;
-        parts[i] = {std::min(n, b0 * det::block), std::min(n, b1 * det::block)};
+        parts[i] = {std::min(n, b0 * fixed_order::block), std::min(n, b1 * fixed_order::block)};
     }
     return parts;
 }
 
 // What one part of a fixed-order reduction computes on its GPU, and what it leaves to the host.
 struct fixed_share {
-    range blocks;  // block indices wholly inside the part (det::whole_blocks)
+    range blocks;  // block indices wholly inside the part (fixed_order::whole_blocks)
     range groups;  // group indices (G blocks each, aligned) wholly inside `blocks`
     range lead;    // global element positions of the part before its whole blocks (shared)
     range trail;   // global element positions of the part after its whole blocks (shared)
@@ -56,10 +56,10 @@ struct fixed_share {
 // The share of part [offset, offset + n) (n >= 1) of `total` elements; G: blocks per group,
 // a power of two.
 inline fixed_share fixed_share_of(std::size_t offset, std::size_t n, std::size_t total, std::size_t G) {
-    const std::size_t B = det::block;
-    const std::size_t m = det::block_count(total);
+    const std::size_t B = fixed_order::block;
+    const std::size_t m = fixed_order::block_count(total);
     const std::size_t end = offset + n;
-    const det::block_range whole = det::whole_blocks(offset, n, total);
+    const fixed_order::block_range whole = fixed_order::whole_blocks(offset, n, total);
     fixed_share s;
     s.blocks = {whole.begin, whole.end};
     if (s.blocks.empty()) {  // no whole block: every element is shared
@@ -95,22 +95,22 @@ struct fixed_result {
 // Every part's share and result, in sequence order, joined into the value of the whole
 // block tree (G blocks per group); false when they do not make up the whole sequence.
 template <precision P, class A>
-bool join(const std::vector<fixed_share>& shares, const std::vector<fixed_result<A, det::value_t<P, A>>>& results,
-          std::size_t total, std::size_t G, det::value_t<P, A>& root) {
+bool join(const std::vector<fixed_share>& shares, const std::vector<fixed_result<A, fixed_order::value_t<P, A>>>& results,
+          std::size_t total, std::size_t G, fixed_order::value_t<P, A>& root) {
     const auto group_level = static_cast<std::uint64_t>(std::countr_zero(G));
-    auto tree = det::empty_tree<P, A>(total, 0);
+    auto tree = fixed_order::empty_tree<P, A>(total, 0);
     tree->last = total;
     for (std::size_t i = 0; i < shares.size(); ++i) {
         const fixed_share& sh = shares[i];
         const auto& res = results[i];
-        det::push_run(*tree, sh.lead.begin, res.lead.data(), res.lead.size());
-        for (std::size_t k = 0; k < res.head.size(); ++k) det::push_node(*tree, {0, sh.blocks.begin + k, res.head[k]});
+        fixed_order::push_run(*tree, sh.lead.begin, res.lead.data(), res.lead.size());
+        for (std::size_t k = 0; k < res.head.size(); ++k) fixed_order::push_node(*tree, {0, sh.blocks.begin + k, res.head[k]});
         for (std::size_t k = 0; k < res.groups.size(); ++k)
-            det::push_node(*tree, {group_level, sh.groups.begin + k, res.groups[k]});
-        for (std::size_t k = 0; k < res.tail.size(); ++k) det::push_node(*tree, {0, sh.tail_begin + k, res.tail[k]});
-        det::push_run(*tree, sh.trail.begin, res.trail.data(), res.trail.size());
+            fixed_order::push_node(*tree, {group_level, sh.groups.begin + k, res.groups[k]});
+        for (std::size_t k = 0; k < res.tail.size(); ++k) fixed_order::push_node(*tree, {0, sh.tail_begin + k, res.tail[k]});
+        fixed_order::push_run(*tree, sh.trail.begin, res.trail.data(), res.trail.size());
     }
-    return det::root_value(*tree, root);
+    return fixed_order::root_value(*tree, root);
 }
 
 } // namespace preduce::cuda::detail::multi

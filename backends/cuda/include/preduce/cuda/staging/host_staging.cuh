@@ -18,7 +18,7 @@
 #include "preduce/cuda/staging/parallel_copy.hpp"
 #include "preduce/cuda/runtime/placement.hpp"
 #include "preduce/cuda/tuning.hpp"
-#include "preduce/detail/fixed_order/order.hpp"
+#include "preduce/detail/algorithm/fixed_order/order.hpp"
 #include "preduce/errors.hpp"
 #include "preduce/precision.hpp"
 
@@ -201,12 +201,12 @@ void enqueue_reduce_from_host(const R& r, source_t<R> src, std::size_t n,
 template <precision P, class R, class Then>
 void stage_fixed_blocks(const R& r, source_t<R> src, std::size_t n, std::size_t base,
                         const std::array<bool, columns<source_t<R>>::count>& pageable,
-                        ::preduce::detail::det::value_t<P, typename R::accumulator_type>* values,
+                        ::preduce::detail::fixed_order::value_t<P, typename R::accumulator_type>* values,
                         cudaStream_t result_stream, Then&& on_joined) {
-    namespace det = ::preduce::detail::det;
-    const std::size_t chunk_blocks = staged_chunk_elements<source_t<R>>(pageable, det::block) / det::block;
+    namespace fixed_order = ::preduce::detail::fixed_order;
+    const std::size_t chunk_blocks = staged_chunk_elements<source_t<R>>(pageable, fixed_order::block) / fixed_order::block;
     stage_from_host(
-        src, n, pageable, det::block, result_stream,
+        src, n, pageable, fixed_order::block, result_stream,
         [&](source_t<R> part, std::size_t len, std::size_t begin, std::size_t k, cudaStream_t s) {
             fixed::enqueue_blocks<P>(r, part, len, base + begin, values + k * chunk_blocks, s);
         },
@@ -219,9 +219,9 @@ template <precision P, class R>
 void enqueue_fixed_from_host(const R& r, source_t<R> src, std::size_t n,
                              const std::array<bool, columns<source_t<R>>::count>& pageable,
                              typename R::result_type* d_result, cudaStream_t result_stream) {
-    namespace det = ::preduce::detail::det;
-    using V = det::value_t<P, typename R::accumulator_type>;
-    const std::size_t m = det::block_count(n);
+    namespace fixed_order = ::preduce::detail::fixed_order;
+    using V = fixed_order::value_t<P, typename R::accumulator_type>;
+    const std::size_t m = fixed_order::block_count(n);
     device_buffer values((m + fixed::tree_scratch<V>(m)) * sizeof(V), result_stream);  // ordered as above
     stage_fixed_blocks<P>(r, src, n, 0, pageable, values.as<V>(), result_stream,
                           [&] { fixed::enqueue_tree<P>(r, values.as<V>(), m, values.as<V>() + m, d_result, result_stream); });

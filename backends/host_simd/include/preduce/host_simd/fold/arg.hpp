@@ -8,10 +8,11 @@
 #include <limits>
 #include <type_traits>
 
+#include "preduce/host_simd/namespaces.hpp"
 #include "preduce/host_simd/fold/lanes.hpp"
 #include "preduce/reducers.hpp"
 
-namespace preduce::detail {
+namespace preduce::host_simd {
 
 // argmin/argmax: each lane keeps the best "rank" (a signed integer as wide as the element
 // whose order is the reducer's order: NaN lowest, then ordered_less with -0 < +0; argmax
@@ -91,4 +92,4 @@ typename argmax_reducer<T>::accumulator_type lane_fold(const argmax_reducer<T>& 
     return arg_lanes<argmax_reducer<T>, T, true>(r, data, begin, end);
 }
 
-} // namespace preduce::detail
+} // namespace preduce::host_simd

@@ -6,11 +6,12 @@
 #include <cstdint>
 #include <type_traits>
 
-#include "preduce/detail/numeric.hpp"
+#include "preduce/host_simd/namespaces.hpp"
+#include "preduce/detail/core/numeric.hpp"
 #include "preduce/host_simd/fold/lanes.hpp"
 #include "preduce/reducers.hpp"
 
-namespace preduce::detail {
+namespace preduce::host_simd {
 
 // count_if: the predicate's kind is a run-time value; switching on it per element (a
 // jump table inside the loop) keeps the generic fold scalar. Switch once, then count
@@ -55,4 +56,4 @@ std::uint64_t lane_fold(const count_reducer<T>& r, const T* data, std::size_t be
     return 0;
 }
 
-} // namespace preduce::detail
+} // namespace preduce::host_simd

@@ -14,8 +14,9 @@
 #include <type_traits>
 #include <utility>
 
+#include "preduce/host_simd/namespaces.hpp"
 #include "preduce/custom.hpp"
-#include "preduce/detail/numeric.hpp"
+#include "preduce/detail/core/numeric.hpp"
 #include "preduce/fused.hpp"
 #include "preduce/reducers.hpp"
 #include "preduce/source.hpp"
@@ -31,7 +32,7 @@
 #define PREDUCE_PRAGMA_OMP_SIMD
 #endif
 
-namespace preduce::detail {
+namespace preduce::host_simd {
 
 // Software prefetch 8 KiB ahead of the loads. Folds that spend a few instructions per
 // element (float min/max keys, minmax, argmin) otherwise leave the hardware prefetcher
@@ -159,4 +160,4 @@ typename fused_reducer<R...>::accumulator_type lane_fold(const fused_reducer<R..
     return fused_lanes(r, data, begin, end, std::index_sequence_for<R...>{});
 }
 
-} // namespace preduce::detail
+} // namespace preduce::host_simd

@@ -4,11 +4,12 @@
 // (Welford's), which costs two divisions an element.
 #include <cstddef>
 
-#include "preduce/detail/numeric.hpp"
+#include "preduce/host_simd/namespaces.hpp"
+#include "preduce/detail/core/numeric.hpp"
 #include "preduce/host_simd/fold/lanes.hpp"
 #include "preduce/transforms.hpp"
 
-namespace preduce::detail {
+namespace preduce::host_simd {
 
 // moments: blocks small enough to stay in L1 are read twice, once for their mean and
 // once for the squared deviations from it (the two-pass formula, the most accurate
@@ -76,4 +77,4 @@ detail::moments_acc lane_fold(const moments_reducer<T>&, const T* data, std::siz
     return acc;
 }
 
-} // namespace preduce::detail
+} // namespace preduce::host_simd

@@ -6,10 +6,11 @@
 #include <cstdint>
 #include <type_traits>
 
+#include "preduce/host_simd/namespaces.hpp"
 #include "preduce/host_simd/fold/lanes.hpp"
 #include "preduce/reducers.hpp"
 
-namespace preduce::detail {
+namespace preduce::host_simd {
 
 // Whether R is a sum of 8- or 16-bit integers (sum or wide_sum: both add in 64 bits).
 template <class R>
@@ -63,4 +64,4 @@ typename sum_reducer<T>::accumulator_type lane_fold(const sum_reducer<T>&, const
     return total;
 }
 
-} // namespace preduce::detail
+} // namespace preduce::host_simd

@@ -10,12 +10,13 @@
 #include <cstdint>
 #include <type_traits>
 
+#include "preduce/host_simd/namespaces.hpp"
 #include "preduce/host_simd/fold/lanes.hpp"
 #include "preduce/host_simd/fold/moments.hpp"
 #include "preduce/host_simd/fold/narrow_int_sum.hpp"
 #include "preduce/host_simd/fold/count.hpp"
 #include "preduce/host_simd/fold/arg.hpp"
-#include "preduce/detail/numeric.hpp"
+#include "preduce/detail/core/numeric.hpp"
 #include "preduce/half.hpp"
 #include "preduce/reducers.hpp"
 #include "preduce/source.hpp"
@@ -27,7 +28,7 @@
 #include <immintrin.h>
 #endif
 
-namespace preduce::detail {
+namespace preduce::host_simd {
 
 // host_fold: lane_fold compiled twice, for the x86-64 baseline (SSE2) and for AVX2, the
 // latter chosen at run time when the CPU has it: the AVX2 clone folds at the read probe's
@@ -274,7 +275,7 @@ __attribute__((target("avx2,f16c"), flatten)) typename R::accumulator_type lane_
         return fold_lanes<lane_count<typename R::accumulator_type>, prefetch_helps_v<R>>(r, data, begin, end,
                                                                                         widened_half_round{});
     else
-        return ::preduce::detail::lane_fold(r, data, begin, end);
+        return ::preduce::host_simd::lane_fold(r, data, begin, end);
 }
 // 16-bit floats under the reducers that lift them as float32 (lifts_over_float), where the CPU
 // has AVX-512: the same lanes and adds as lane_fold_avx2's, so the same bits.
@@ -305,4 +306,4 @@ inline bool cpu_has_avx512() noexcept {
 }
 #endif
 
-} // namespace preduce::detail
+} // namespace preduce::host_simd

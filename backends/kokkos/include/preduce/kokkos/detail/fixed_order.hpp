@@ -1,14 +1,14 @@
 #pragma once
 // precision::deterministic and precision::compensated on Kokkos: the one evaluation order
-// of preduce/detail/fixed_order/order.hpp. Kokkos computes the block values (steps 1-3) in a
+// of preduce/detail/algorithm/fixed_order/order.hpp. Kokkos computes the block values (steps 1-3) in a
 // parallel_for, one index per 4096-element block, each written to its own slot; the host
 // then runs the block tree (step 4) and the final rounding. The block value is a function
-// of the block's elements alone, so the result has the bits of det::reduce_serial however
+// of the block's elements alone, so the result has the bits of fixed_order::reduce_serial however
 // Kokkos schedules the blocks.
 //
 //  - host execution spaces: each index calls host_simd's block_values, the SIMD form of the
-//    host reference det::block_value (same bits).
-//  - device execution spaces: det::block_value itself, in device code (its additions are
+//    host reference fixed_order::block_value (same bits).
+//  - device execution spaces: fixed_order::block_value itself, in device code (its additions are
 //    __fadd_rn / __dadd_rn there, never fused with a product of lift()), into a device
 //    View that is copied back. Correct, not tuned (one thread per block, 32 lanes in
 //    registers).
@@ -18,7 +18,7 @@
 #include <cstdint>
 #include <vector>
 
-#include "preduce/detail/fixed_order/order.hpp"
+#include "preduce/detail/algorithm/fixed_order/order.hpp"
 #include "preduce/host_simd/kernels.hpp"
 #include "preduce/kokkos/detail/space.hpp"
 #include "preduce/kokkos/detail/stage.hpp"
@@ -27,7 +27,7 @@
 
 namespace preduce::kokkos::detail {
 
-namespace det = ::preduce::detail::det;
+namespace fixed_order = ::preduce::detail::fixed_order;
 
 // Host execution spaces: writes straight into host memory.
 template <precision P, class R>
@@ -35,9 +35,9 @@ struct fixed_order_host_functor {
     source_t<R> src;
     R reducer;
     std::size_t n;
-    det::value_t<P, typename R::accumulator_type>* out;
+    fixed_order::value_t<P, typename R::accumulator_type>* out;
     bool avx2;
-    // The SIMD version of det::block_value (host_simd/fixed_order_blocks.hpp): same bits.
+    // The SIMD version of fixed_order::block_value (host_simd/fixed_order_blocks.hpp): same bits.
     void operator()(std::int64_t b) const {
         const auto i = static_cast<std::size_t>(b);
         ::preduce::host_simd::block_values<P>(reducer, src, n, i, i + 1, out, avx2);
@@ -53,9 +53,9 @@ struct fixed_order_device_functor {
     source_t<R> src;
     R reducer;
     std::size_t n;
-    det::value_t<P, typename R::accumulator_type>* out;
+    fixed_order::value_t<P, typename R::accumulator_type>* out;
     KOKKOS_INLINE_FUNCTION void operator()(std::int64_t b) const {
-        out[b] = det::block_value<P>(reducer, src, n, static_cast<std::size_t>(b));
+        out[b] = fixed_order::block_value<P>(reducer, src, n, static_cast<std::size_t>(b));
     }
 };
 
@@ -63,12 +63,12 @@ struct fixed_order_device_functor {
 template <precision P, class ExecSpace, class R>
 typename R::result_type run_fixed_order(source_t<R> src, std::size_t n, const R& reducer) {
     using A = typename R::accumulator_type;
-    using V = det::value_t<P, A>;
-    const std::size_t m = det::block_count(n);
+    using V = fixed_order::value_t<P, A>;
+    const std::size_t m = fixed_order::block_count(n);
     std::vector<V> v(m);
     if constexpr (is_host_space<ExecSpace>) {
         Kokkos::parallel_for("preduce::kokkos::reduce(fixed order)", policy<ExecSpace>(0, static_cast<std::int64_t>(m)),
-                             fixed_order_host_functor<P, R>{src, reducer, n, v.data(), ::preduce::detail::use_avx2()});
+                             fixed_order_host_functor<P, R>{src, reducer, n, v.data(), ::preduce::host_simd::use_avx2()});
         Kokkos::fence();
     } else {
         const auto blocks = allocate<V, typename ExecSpace::memory_space>(m, "preduce::kokkos block values");
@@ -77,7 +77,7 @@ typename R::result_type run_fixed_order(source_t<R> src, std::size_t n, const R&
         Kokkos::deep_copy(Kokkos::View<V*, Kokkos::HostSpace, Kokkos::MemoryTraits<Kokkos::Unmanaged>>(v.data(), m),
                           blocks);
     }
-    return det::finish_blocks<P>(reducer, v);
+    return fixed_order::finish_blocks<P>(reducer, v);
 }
 
 } // namespace preduce::kokkos::detail

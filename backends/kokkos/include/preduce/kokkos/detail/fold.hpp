@@ -5,7 +5,7 @@
 // so each index gets real work there:
 //
 //  - host execution spaces: index c owns a contiguous chunk, folded by
-//    preduce::detail::host_fold (preduce/host_simd/lane_fold.hpp), the same SIMD-lane fold
+//    preduce::host_simd::host_fold (preduce/host_simd/lane_fold.hpp), the same SIMD-lane fold
 //    the OpenMP backend runs, with its vectorised count_if, minmax, moments and 4-byte
 //    argmin/argmax; for a non-commutative reducer it is a plain left fold.
 //  - device execution spaces, commutative reducers: one element per index (reduce.hpp's

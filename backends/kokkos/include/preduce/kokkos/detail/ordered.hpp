@@ -31,7 +31,7 @@ struct host_block_functor {
     bool avx2;
     void operator()(std::int64_t b) const {
         const auto i = static_cast<std::size_t>(b);
-        out[i] = ::preduce::detail::host_fold(reducer, src, block_begin(i, blocks, n), block_begin(i + 1, blocks, n),
+        out[i] = ::preduce::host_simd::host_fold(reducer, src, block_begin(i, blocks, n), block_begin(i + 1, blocks, n),
                                               avx2);
     }
 };
@@ -58,7 +58,7 @@ typename R::accumulator_type ordered_fold(const R& reducer, source_t<R> src, std
     if constexpr (is_host_space<ExecSpace>)
         Kokkos::parallel_for("preduce::kokkos::reduce (ordered)", range,
                              host_block_functor<R>{src, reducer, n, blocks, partial.data(),
-                                                   ::preduce::detail::use_avx2()});
+                                                   ::preduce::host_simd::use_avx2()});
     else
         Kokkos::parallel_for("preduce::kokkos::reduce (ordered)", range,
                              device_block_functor<R>{src, reducer, n, blocks, partial.data()});

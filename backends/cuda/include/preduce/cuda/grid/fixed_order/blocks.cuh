@@ -1,6 +1,6 @@
 #pragma once
 // fixed_blocks: the block values of the fixed order (steps 1-3 of
-// preduce/detail/fixed_order/order.hpp), a warp a block at a time, in the one-lane or the
+// preduce/detail/algorithm/fixed_order/order.hpp), a warp a block at a time, in the one-lane or the
 // C-lane vector form (see fixed_order.cuh), then the in-launch tree.
 #include <cuda_runtime_api.h>
 
@@ -10,7 +10,7 @@
 
 #include "preduce/cuda/grid/fixed_order/tree.cuh"
 #include "preduce/cuda/tuning.hpp"
-#include "preduce/detail/fixed_order/order.hpp"
+#include "preduce/detail/algorithm/fixed_order/order.hpp"
 #include "preduce/precision.hpp"
 #include "preduce/source.hpp"
 
@@ -74,7 +74,7 @@ template <precision P, class R, int C>
 constexpr int runs_in_flight() {
     using A = typename R::accumulator_type;
     if constexpr (C == 1) return loads_in_flight;
-    else if constexpr (is_zip_source_v<source_t<R>> || !std::is_same_v<det::wide_t<P, A>, A>)
+    else if constexpr (is_zip_source_v<source_t<R>> || !std::is_same_v<fixed_order::wide_t<P, A>, A>)
         return tuning::fixed_vector_loads_wide;
     else return tuning::fixed_vector_loads;
 }
@@ -83,17 +83,17 @@ constexpr int runs_in_flight() {
 // c*C .. c*C + C - 1 (nothing when !live; it still takes part in the shuffles), then the
 // lane tree; thread c == 0 returns the block value.
 template <precision P, class R, int C>
-__device__ __forceinline__ det::value_t<P, typename R::accumulator_type> full_block(const R& r, source_t<R> src,
+__device__ __forceinline__ fixed_order::value_t<P, typename R::accumulator_type> full_block(const R& r, source_t<R> src,
                                                                                     std::size_t base, std::size_t b,
                                                                                     unsigned c, bool live) {
     using A = typename R::accumulator_type;
-    using V = det::value_t<P, A>;
+    using V = fixed_order::value_t<P, A>;
     constexpr int U = runs_in_flight<P, R, C>();
-    static_assert(det::block % (32 * U) == 0);
+    static_assert(fixed_order::block % (32 * U) == 0);
     V acc[C];
 #pragma unroll
-    for (int q = 0; q < C; ++q) acc[q] = det::zero<P, A>(R::identity());
-    const std::size_t first = b * det::block + c * C;
+    for (int q = 0; q < C; ++q) acc[q] = fixed_order::zero<P, A>(R::identity());
+    const std::size_t first = b * fixed_order::block + c * C;
     // Rows k .. k + U - 1 of 32 elements at a time. The C-lane form does not unroll across
     // batches: its U vectors per thread are the loads it keeps in flight.
     const auto rows = [&](std::size_t k) {
@@ -105,41 +105,41 @@ __device__ __forceinline__ det::value_t<P, typename R::accumulator_type> full_bl
         for (int u = 0; u < U; ++u)
 #pragma unroll
             for (int q = 0; q < C; ++q)
-                det::add<P, A>(acc[q], r.lift(x[u][q], base + first + k + 32 * static_cast<std::size_t>(u) + q));
+                fixed_order::add<P, A>(acc[q], r.lift(x[u][q], base + first + k + 32 * static_cast<std::size_t>(u) + q));
     };
     if (live) {
         if constexpr (C == 1) {
-            for (std::size_t k = 0; k < det::block; k += 32 * U) rows(k);
+            for (std::size_t k = 0; k < fixed_order::block; k += 32 * U) rows(k);
         } else {
 #pragma unroll 1
-            for (std::size_t k = 0; k < det::block; k += 32 * U) rows(k);
+            for (std::size_t k = 0; k < fixed_order::block; k += 32 * U) rows(k);
         }
     }
 #pragma unroll
     for (int w = 16; w >= C; w /= 2)  // lane j + w sits w / C threads on
 #pragma unroll
-        for (int q = 0; q < C; ++q) acc[q] = det::merge<P, A>(acc[q], shfl_down<P, A>(acc[q], w / C));
+        for (int q = 0; q < C; ++q) acc[q] = fixed_order::merge<P, A>(acc[q], shfl_down<P, A>(acc[q], w / C));
 #pragma unroll
     for (int w = C / 2; w > 0; w /= 2)  // lane j + w in the same thread
 #pragma unroll
-        for (int q = 0; q < w; ++q) acc[q] = det::merge<P, A>(acc[q], acc[q + w]);
+        for (int q = 0; q < w; ++q) acc[q] = fixed_order::merge<P, A>(acc[q], acc[q + w]);
     return acc[0];
 }
 
 // The value of the short last block b (n - b*4096 < 4096 elements), by a whole warp: lane j
 // skips the positions past n. Lane 0 returns it.
 template <precision P, class R>
-__device__ __forceinline__ det::value_t<P, typename R::accumulator_type> short_block(const R& r, source_t<R> src,
+__device__ __forceinline__ fixed_order::value_t<P, typename R::accumulator_type> short_block(const R& r, source_t<R> src,
                                                                                      std::size_t n, std::size_t base,
                                                                                      std::size_t b) {
     using A = typename R::accumulator_type;
-    det::value_t<P, A> acc = det::zero<P, A>(R::identity());
-    for (std::size_t i = b * det::block + threadIdx.x % 32; i < n; i += 32) det::add<P, A>(acc, r.lift(src[i], base + i));
+    fixed_order::value_t<P, A> acc = fixed_order::zero<P, A>(R::identity());
+    for (std::size_t i = b * fixed_order::block + threadIdx.x % 32; i < n; i += 32) fixed_order::add<P, A>(acc, r.lift(src[i], base + i));
     return lane_tree<P, A>(acc);
 }
 
 // Block values of elements [0, n) of src (global indices base + i; base is a multiple of
-// det::block): v[b] for b < ceil(n / 4096), C lanes per thread (see the top of fixed_order.cuh).
+// fixed_order::block): v[b] for b < ceil(n / 4096), C lanes per thread (see the top of fixed_order.cuh).
 // Units of C blocks, the short last block a unit of its own in the C-lane form; CTA c takes
 // the c-th of gridDim.x even shares of the units, its warps a unit each in turn. With
 // counters (all 0 at launch; m at most in_launch_max<V>()), each CTA then counts the values it
@@ -150,14 +150,14 @@ __device__ __forceinline__ det::value_t<P, typename R::accumulator_type> short_b
 template <precision P, class R, int C>
 __global__ void __launch_bounds__(block_threads)
     fixed_blocks(R r, source_t<R> src, std::size_t n, std::size_t base,
-                 det::value_t<P, typename R::accumulator_type>* __restrict__ v,
+                 fixed_order::value_t<P, typename R::accumulator_type>* __restrict__ v,
                  typename R::result_type* __restrict__ d_result, unsigned* counters) {
     using A = typename R::accumulator_type;
-    using V = det::value_t<P, A>;
+    using V = fixed_order::value_t<P, A>;
     constexpr unsigned per_block = 32 / C;  // threads that share a block
     const unsigned lane = threadIdx.x % 32;
     const unsigned sub = lane / per_block, c = lane % per_block;
-    const std::size_t m = det::block_count(n), full = n / det::block;
+    const std::size_t m = fixed_order::block_count(n), full = n / fixed_order::block;
     const std::size_t full_units = C == 1 ? m : (full + C - 1) / C;  // C == 1: the short block included
     const std::size_t units = full_units + (C > 1 && full < m ? 1 : 0);
     // The first block of unit u, for u <= units (units itself: one past the last block). In

@@ -16,7 +16,7 @@
 #include "preduce/cuda/grid/fixed_order/tree.cuh"
 #include "preduce/cuda/grid/launch.cuh"
 #include "preduce/cuda/tuning.hpp"
-#include "preduce/detail/fixed_order/order.hpp"
+#include "preduce/detail/algorithm/fixed_order/order.hpp"
 #include "preduce/precision.hpp"
 #include "preduce/source.hpp"
 
@@ -53,13 +53,13 @@ struct bulk_arrays<zip_source<A, B>> {
 
 // Rows of a chunk: bulk_chunk_bytes of all arrays, at most a block.
 template <class R>
-inline constexpr std::size_t bulk_rows = std::min(det::block / 32, bulk_chunk_bytes / (32 * bulk_arrays<source_t<R>>::bytes));
+inline constexpr std::size_t bulk_rows = std::min(fixed_order::block / 32, bulk_chunk_bytes / (32 * bulk_arrays<source_t<R>>::bytes));
 template <class R>
 inline constexpr std::size_t bulk_stage_bytes = bulk_rows<R> * 32 * bulk_arrays<source_t<R>>::bytes;
 // Whether R's source streams in such chunks: element sizes of powers of two, whole chunks per block.
 template <class R>
 inline constexpr bool bulk_shape_v = bulk_arrays<source_t<R>>::sizes_ok && bulk_rows<R> > 0 &&
-                                     (det::block / 32) % bulk_rows<R> == 0;
+                                     (fixed_order::block / 32) % bulk_rows<R> == 0;
 // Dynamic shared memory of a CTA: its warps' stages.
 template <class R>
 inline constexpr std::size_t bulk_shared_bytes = static_cast<std::size_t>(warps_per_cta) * bulk_depth * bulk_stage_bytes<R>;
@@ -106,12 +106,12 @@ __host__ __device__ constexpr std::size_t bulk_share(std::size_t m, std::size_t 
 template <precision P, class R>
 __global__ void __launch_bounds__(block_threads)
     fixed_blocks_bulk(R r, source_t<R> src, std::size_t n, std::size_t base,
-                      det::value_t<P, typename R::accumulator_type>* __restrict__ v,
+                      fixed_order::value_t<P, typename R::accumulator_type>* __restrict__ v,
                       typename R::result_type* __restrict__ d_result, unsigned* counters) {
 #if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 900
     using A = typename R::accumulator_type;
-    using V = det::value_t<P, A>;
-    constexpr std::size_t rows = bulk_rows<R>, chunks = det::block / 32 / rows, stage_bytes = bulk_stage_bytes<R>;
+    using V = fixed_order::value_t<P, A>;
+    constexpr std::size_t rows = bulk_rows<R>, chunks = fixed_order::block / 32 / rows, stage_bytes = bulk_stage_bytes<R>;
     constexpr int U = rows < static_cast<std::size_t>(loads_in_flight) ? static_cast<int>(rows) : loads_in_flight;
     extern __shared__ __align__(128) unsigned char stages[];
     __shared__ unsigned long long bars[warps_per_cta][bulk_depth];
@@ -126,7 +126,7 @@ __global__ void __launch_bounds__(block_threads)
 
     constexpr std::size_t G = fold_group<V>;
     __shared__ alignas(16) V fold_space[G];
-    const std::size_t m = det::block_count(n), full = n / det::block;
+    const std::size_t m = fixed_order::block_count(n), full = n / fixed_order::block;
     const std::size_t share = bulk_share(m, gridDim.x), shares = (m + share - 1) / share;
     const std::size_t start = static_cast<std::size_t>(blockIdx.x) * share < m ? blockIdx.x * share : m;
     const std::size_t end = start + share < m ? start + share : m;
@@ -143,23 +143,23 @@ __global__ void __launch_bounds__(block_threads)
     const auto block_of = [&](std::size_t j) { return mine + j / chunks * warps_per_cta; };
     const auto fetch = [&](std::size_t j) {
         if (lane == 0 && j < total)
-            bulk_fetch<R>(ring + j % bulk_depth * stage_bytes, src, block_of(j) * det::block + j % chunks * rows * 32,
+            bulk_fetch<R>(ring + j % bulk_depth * stage_bytes, src, block_of(j) * fixed_order::block + j % chunks * rows * 32,
                           bar + j % bulk_depth);
     };
     for (std::size_t j = 0; j < bulk_depth; ++j) fetch(j);
-    V acc = det::zero<P, A>(R::identity());
+    V acc = fixed_order::zero<P, A>(R::identity());
     for (std::size_t j = 0; j < total; ++j) {
         const std::size_t b = block_of(j), c = j % chunks;
-        if (c == 0) acc = det::zero<P, A>(R::identity());
+        if (c == 0) acc = fixed_order::zero<P, A>(R::identity());
         bulk::barrier_wait(bar + j % bulk_depth, static_cast<unsigned>(j / bulk_depth % 2));
         const unsigned char* stage = ring + j % bulk_depth * stage_bytes;
-        const std::size_t first = b * det::block + c * rows * 32;
+        const std::size_t first = b * fixed_order::block + c * rows * 32;
         for (std::size_t k = 0; k < rows; k += U) {
             typename R::value_type x[U];
 #pragma unroll
             for (int u = 0; u < U; ++u) x[u] = bulk_value<R>(stage, k + u, lane);
 #pragma unroll
-            for (int u = 0; u < U; ++u) det::add<P, A>(acc, r.lift(x[u], base + first + (k + u) * 32 + lane));
+            for (int u = 0; u < U; ++u) fixed_order::add<P, A>(acc, r.lift(x[u], base + first + (k + u) * 32 + lane));
         }
         __syncwarp();  // every lane has read the stage before it is fetched into again
         fetch(j + bulk_depth);

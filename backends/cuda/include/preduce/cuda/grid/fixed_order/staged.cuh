@@ -11,7 +11,7 @@
 #include "preduce/cuda/grid/fixed_order/tree.cuh"
 #include "preduce/cuda/grid/kernels.cuh"
 #include "preduce/cuda/tuning.hpp"
-#include "preduce/detail/fixed_order/order.hpp"
+#include "preduce/detail/algorithm/fixed_order/order.hpp"
 #include "preduce/precision.hpp"
 #include "preduce/source.hpp"
 
@@ -23,13 +23,13 @@ namespace preduce::cuda::detail::fixed {
 // slower (docs/fixed-order-gpu.md).
 inline constexpr int staged_warps = tuning::staged_warps;
 inline constexpr int staged_block_threads = 32 * staged_warps;
-inline constexpr unsigned staged_quarter = static_cast<unsigned>(det::block / staged_warps);  // values a warp loads
-static_assert(det::block % (32 * staged_warps) == 0);
+inline constexpr unsigned staged_quarter = static_cast<unsigned>(fixed_order::block / staged_warps);  // values a warp loads
+static_assert(fixed_order::block % (32 * staged_warps) == 0);
 
 // Threads of fixed_blocks_staged for a single block of count values: a warp for each
 // quarter of the block that holds a value.
 constexpr unsigned staged_threads(std::size_t count) {
-    const std::size_t warps = count >= det::block ? staged_warps : (count + staged_quarter - 1) / staged_quarter;
+    const std::size_t warps = count >= fixed_order::block ? staged_warps : (count + staged_quarter - 1) / staged_quarter;
     return static_cast<unsigned>(32 * warps);
 }
 
@@ -46,21 +46,21 @@ constexpr unsigned staged_threads(std::size_t count) {
 // value, so leaving them out leaves out no add.
 template <precision P, class R>
 __global__ void __launch_bounds__(staged_block_threads)
-    fixed_blocks_staged(R r, source_t<R> src, std::size_t n, det::value_t<P, typename R::accumulator_type>* __restrict__ v,
+    fixed_blocks_staged(R r, source_t<R> src, std::size_t n, fixed_order::value_t<P, typename R::accumulator_type>* __restrict__ v,
                         typename R::result_type* __restrict__ d_result, unsigned* counters) {
     using A = typename R::accumulator_type;
-    using V = det::value_t<P, A>;
-    using W = det::wide_t<P, A>;  // what the lanes add
+    using V = fixed_order::value_t<P, A>;
+    using W = fixed_order::wide_t<P, A>;  // what the lanes add
     constexpr unsigned rows = staged_quarter / 32;
     constexpr std::size_t stage_values = (staged_warps - 1) * std::size_t{staged_quarter};  // warps 1-3's rows
     constexpr std::size_t stage_bytes = std::max(stage_values * sizeof(W), fold_group<V> * sizeof(V));
     __shared__ alignas(16) unsigned char raw[stage_bytes];  // the staged rows, then the tree
     W* stage = reinterpret_cast<W*>(raw);                   // warp w's rows from (w - 1) * staged_quarter
     const unsigned warp = threadIdx.x / 32, lane = threadIdx.x % 32;
-    const std::size_t b = blockIdx.x, first = b * det::block;
-    const std::size_t count = n - first < det::block ? n - first : det::block;
-    V acc = det::zero<P, A>(R::identity());
-    // Full: the block holds det::block values, none to skip.
+    const std::size_t b = blockIdx.x, first = b * fixed_order::block;
+    const std::size_t count = n - first < fixed_order::block ? n - first : fixed_order::block;
+    V acc = fixed_order::zero<P, A>(R::identity());
+    // Full: the block holds fixed_order::block values, none to skip.
     const auto block_adds = [&](auto full) {
         const auto in = [&](unsigned i) { return decltype(full)::value || i < count; };
         const unsigned mine = warp * staged_quarter + lane;  // this lane's first value of the block
@@ -77,7 +77,7 @@ __global__ void __launch_bounds__(staged_block_threads)
         }
 #pragma unroll
         for (unsigned u = 0; u < rows; ++u)
-            if (in(lane + 32 * u)) det::add<P, A>(acc, x[u]);
+            if (in(lane + 32 * u)) fixed_order::add<P, A>(acc, x[u]);
         const unsigned warps = blockDim.x / 32;
 #pragma unroll 1
         for (unsigned w = 1; w < warps; ++w) {
@@ -88,11 +88,11 @@ __global__ void __launch_bounds__(staged_block_threads)
                 if (in(at + staged_quarter + 32 * u)) x[u] = stage[at + 32 * u];
 #pragma unroll
             for (unsigned u = 0; u < rows; ++u)
-                if (in(at + staged_quarter + 32 * u)) det::add<P, A>(acc, x[u]);
+                if (in(at + staged_quarter + 32 * u)) fixed_order::add<P, A>(acc, x[u]);
         }
         acc = lane_tree<P, A>(acc);
     };
-    if (count == det::block) block_adds(std::true_type{});
+    if (count == fixed_order::block) block_adds(std::true_type{});
     else block_adds(std::false_type{});
     if (gridDim.x > 1 && counters == nullptr) {  // the block values alone
         if (threadIdx.x == 0) v[b] = acc;

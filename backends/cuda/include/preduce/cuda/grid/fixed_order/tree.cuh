@@ -1,5 +1,5 @@
 #pragma once
-// The fixed order's block tree on the GPU (preduce/detail/fixed_order/order.hpp, step 4) and
+// The fixed order's block tree on the GPU (preduce/detail/algorithm/fixed_order/order.hpp, step 4) and
 // the lane tree (step 3): the shapes of the fixed-order kernels, the lanes' shuffle tree, the
 // tree of up to a group of values in one CTA, the in-launch tree that the block passes end
 // with (count_and_fold), and fixed_tree, the tree in launches of its own.
@@ -10,12 +10,12 @@
 
 #include "preduce/cuda/grid/kernels.cuh"
 #include "preduce/cuda/tuning.hpp"
-#include "preduce/detail/fixed_order/order.hpp"
+#include "preduce/detail/algorithm/fixed_order/order.hpp"
 #include "preduce/precision.hpp"
 
 namespace preduce::cuda::detail::fixed {
 
-namespace det = ::preduce::detail::det;
+namespace fixed_order = ::preduce::detail::fixed_order;
 
 // The fixed-order kernels' shapes, from the compile-time tuning (tuning.hpp).
 inline constexpr int block_threads = tuning::fixed_block_threads;  // fixed_blocks, fixed_blocks_bulk
@@ -31,12 +31,12 @@ inline constexpr std::size_t tree_group = tuning::fixed_tree_group_bytes / sizeo
 // (count_and_fold). A tree of up to that many blocks is one fold.
 template <class V>
 inline constexpr std::size_t fold_group = tuning::fixed_fold_group_bytes / sizeof(V);
-static_assert(det::lanes == 32 && det::block % (32 * loads_in_flight) == 0);
+static_assert(fixed_order::lanes == 32 && fixed_order::block % (32 * loads_in_flight) == 0);
 static_assert(block_threads % 32 == 0 && (warps_per_cta & (warps_per_cta - 1)) == 0 && tree_threads % 32 == 0 &&
               tree_threads <= 1024);
 
 template <precision P, class A>
-__device__ __forceinline__ det::value_t<P, A> shfl_down(const det::value_t<P, A>& v, unsigned w) {
+__device__ __forceinline__ fixed_order::value_t<P, A> shfl_down(const fixed_order::value_t<P, A>& v, unsigned w) {
     if constexpr (P == precision::compensated)
         return {__shfl_down_sync(0xffffffffu, v.s, w), __shfl_down_sync(0xffffffffu, v.c, w)};
     else
@@ -46,11 +46,11 @@ __device__ __forceinline__ det::value_t<P, A> shfl_down(const det::value_t<P, A>
 // The lanes' tree of one block, in the warp: w = 16, 8, ..., 1, each lane's own value on
 // the left. Lane 0 ends with the block value.
 template <precision P, class A>
-__device__ __forceinline__ det::value_t<P, A> lane_tree(det::value_t<P, A> acc) {
+__device__ __forceinline__ fixed_order::value_t<P, A> lane_tree(fixed_order::value_t<P, A> acc) {
 #pragma unroll
     for (unsigned w = 16; w > 0; w /= 2) {
-        const det::value_t<P, A> other = shfl_down<P, A>(acc, w);
-        acc = det::merge<P, A>(acc, other);
+        const fixed_order::value_t<P, A> other = shfl_down<P, A>(acc, w);
+        acc = fixed_order::merge<P, A>(acc, other);
     }
     return acc;
 }
@@ -58,9 +58,9 @@ __device__ __forceinline__ det::value_t<P, A> lane_tree(det::value_t<P, A> acc) 
 // The subtree of the chunk s[first, first + c) (c values in 16 bytes, aligned): its merges
 // inside the chunk, of the values below count.
 template <precision P, class A, std::size_t c>
-__device__ __forceinline__ det::value_t<P, A> chunk_tree(const det::value_t<P, A>* s, std::size_t first,
+__device__ __forceinline__ fixed_order::value_t<P, A> chunk_tree(const fixed_order::value_t<P, A>* s, std::size_t first,
                                                         std::size_t count) {
-    using V = det::value_t<P, A>;
+    using V = fixed_order::value_t<P, A>;
     V x[c];
     if (first + c <= count) {  // one 16-byte read
         const uint4 w = *reinterpret_cast<const uint4*>(s + first);
@@ -73,7 +73,7 @@ __device__ __forceinline__ det::value_t<P, A> chunk_tree(const det::value_t<P, A
     for (std::size_t w = 1; w < c; w *= 2)
 #pragma unroll
         for (std::size_t u = 0; u < c; u += 2 * w)
-            if (first + u + w < count) x[u] = det::merge<P, A>(x[u], x[u + w]);
+            if (first + u + w < count) x[u] = fixed_order::merge<P, A>(x[u], x[u + w]);
     return x[0];
 }
 
@@ -84,14 +84,14 @@ __device__ __forceinline__ det::value_t<P, A> chunk_tree(const det::value_t<P, A
 // (nor do the levels above them), so the warp stops there: a fold of few values takes only
 // the levels it has.
 template <precision P, class A>
-__device__ __forceinline__ det::value_t<P, A> block_tree_over_lanes(det::value_t<P, A> acc, std::size_t base,
+__device__ __forceinline__ fixed_order::value_t<P, A> block_tree_over_lanes(fixed_order::value_t<P, A> acc, std::size_t base,
                                                                    std::size_t span, std::size_t count) {
     const unsigned lane = threadIdx.x % 32;
 #pragma unroll
     for (unsigned w = 1; w < 32; w *= 2) {
         if ((base + w) * span >= count) break;  // the same for the whole warp
-        const det::value_t<P, A> right = shfl_down<P, A>(acc, w);
-        if (lane % (2 * w) == 0 && (base + lane + w) * span < count) acc = det::merge<P, A>(acc, right);
+        const fixed_order::value_t<P, A> right = shfl_down<P, A>(acc, w);
+        if (lane % (2 * w) == 0 && (base + lane + w) * span < count) acc = fixed_order::merge<P, A>(acc, right);
     }
     return acc;
 }
@@ -99,20 +99,20 @@ __device__ __forceinline__ det::value_t<P, A> block_tree_over_lanes(det::value_t
 // The subtree of the `chunks` chunks from s[first] (a power of two of them, each c values
 // in 16 bytes, aligned): the tree of chunk_tree's values, of the values below count.
 template <precision P, class A, std::size_t c, std::size_t chunks>
-__device__ __forceinline__ det::value_t<P, A> chunks_tree(const det::value_t<P, A>* s, std::size_t first,
+__device__ __forceinline__ fixed_order::value_t<P, A> chunks_tree(const fixed_order::value_t<P, A>* s, std::size_t first,
                                                          std::size_t count) {
     if constexpr (chunks == 1) {
         return chunk_tree<P, A, c>(s, first, count);
     } else {
         constexpr std::size_t half = chunks / 2 * c;
-        det::value_t<P, A> left = chunks_tree<P, A, c, chunks / 2>(s, first, count);
-        const det::value_t<P, A> right = chunks_tree<P, A, c, chunks / 2>(s, first + half, count);
-        if (first + half < count) left = det::merge<P, A>(left, right);
+        fixed_order::value_t<P, A> left = chunks_tree<P, A, c, chunks / 2>(s, first, count);
+        const fixed_order::value_t<P, A> right = chunks_tree<P, A, c, chunks / 2>(s, first + half, count);
+        if (first + half < count) left = fixed_order::merge<P, A>(left, right);
         return left;
     }
 }
 
-// det::block_tree of s[0, count) in shared memory (count <= G, s aligned to 16 bytes), by all
+// fixed_order::block_tree of s[0, count) in shared memory (count <= G, s aligned to 16 bytes), by all
 // Threads threads of the CTA; thread 0 returns the tree's value. The tree's nodes are
 // aligned subtrees (node i at level L covers [i*2^L, (i+1)*2^L) of [0, count); a node whose
 // right half is empty is its left half), so the work splits along them without changing a
@@ -123,8 +123,8 @@ __device__ __forceinline__ det::value_t<P, A> chunks_tree(const det::value_t<P, 
 // a level at a time through shared memory took two per level; one where every value is in
 // warp 0's runs.
 template <precision P, class A, int Threads, std::size_t G>
-__device__ __forceinline__ det::value_t<P, A> tree_in_shared(const det::value_t<P, A>* s, std::size_t count) {
-    using V = det::value_t<P, A>;
+__device__ __forceinline__ fixed_order::value_t<P, A> tree_in_shared(const fixed_order::value_t<P, A>* s, std::size_t count) {
+    using V = fixed_order::value_t<P, A>;
     constexpr std::size_t q = G / Threads;     // a thread's run
     constexpr std::size_t c = 16 / sizeof(V);  // values of a chunk
     constexpr std::size_t chunks = q / 2 / c;  // chunks of a half run
@@ -144,7 +144,7 @@ __device__ __forceinline__ det::value_t<P, A> tree_in_shared(const det::value_t<
         const std::size_t first = run + k * (q / 2);
         if (first >= count) break;
         const V half = chunks_tree<P, A, c, chunks>(s, first, count);
-        acc = k == 0 ? half : det::merge<P, A>(acc, half);  // the run's two halves
+        acc = k == 0 ? half : fixed_order::merge<P, A>(acc, half);  // the run's two halves
     }
     acc = block_tree_over_lanes<P, A>(acc, static_cast<std::size_t>(warp) * 32, q, count);
     if constexpr (warps > 1) {
@@ -160,9 +160,9 @@ __device__ __forceinline__ det::value_t<P, A> tree_in_shared(const det::value_t<
 // stored (read past L1), folded in the CTA's shared memory s by every thread of the CTA;
 // thread 0 returns it.
 template <precision P, class A, class At>
-__device__ __forceinline__ det::value_t<P, A> fold_in_shared(det::value_t<P, A>* s, At at, std::size_t count) {
+__device__ __forceinline__ fixed_order::value_t<P, A> fold_in_shared(fixed_order::value_t<P, A>* s, At at, std::size_t count) {
     for (std::size_t i = threadIdx.x; i < count; i += block_threads) s[i] = load_from_l2(at(i));
-    return tree_in_shared<P, A, block_threads, fold_group<det::value_t<P, A>>>(s, count);
+    return tree_in_shared<P, A, block_threads, fold_group<fixed_order::value_t<P, A>>>(s, count);
 }
 
 // fold_in_shared of the contiguous values p[0, count) (count <= fold_group, p 16-byte
@@ -174,9 +174,9 @@ __device__ __forceinline__ det::value_t<P, A> fold_in_shared(det::value_t<P, A>*
 // and so does the staged kernel, whose 32 rows a lane are no longer live when it folds
 // (docs/fixed-order-gpu.md).
 template <precision P, class A, int Threads = block_threads>
-__device__ __forceinline__ det::value_t<P, A> fold_run_in_shared(det::value_t<P, A>* s, const det::value_t<P, A>* p,
+__device__ __forceinline__ fixed_order::value_t<P, A> fold_run_in_shared(fixed_order::value_t<P, A>* s, const fixed_order::value_t<P, A>* p,
                                                                 std::size_t count) {
-    using V = det::value_t<P, A>;
+    using V = fixed_order::value_t<P, A>;
     constexpr std::size_t c = sizeof(uint4) / sizeof(V);  // values of a load
     constexpr int loads = static_cast<int>(fold_group<V> / c / Threads);
     static_assert(sizeof(uint4) % sizeof(V) == 0 && loads * c * Threads == fold_group<V>);
@@ -214,8 +214,8 @@ static_assert((few_run & (few_run - 1)) == 0, "a run is an aligned subtree: a po
 // the staged kernel's last CTA longer than the fast sum's last block takes for as many
 // partials (docs/fixed-order-gpu.md).
 template <precision P, class A, int Threads>
-__device__ __forceinline__ det::value_t<P, A> fold_few_from_l2(const det::value_t<P, A>* p, std::size_t count) {
-    using V = det::value_t<P, A>;
+__device__ __forceinline__ fixed_order::value_t<P, A> fold_few_from_l2(const fixed_order::value_t<P, A>* p, std::size_t count) {
+    using V = fixed_order::value_t<P, A>;
     constexpr std::size_t q = few_run;
     constexpr int warps = Threads / 32;
     constexpr std::size_t per_load = sizeof(uint4) / sizeof(V);  // values of a 16-byte load
@@ -240,7 +240,7 @@ __device__ __forceinline__ det::value_t<P, A> fold_few_from_l2(const det::value_
     for (std::size_t w = 1; w < q; w *= 2)
 #pragma unroll
         for (std::size_t u = 0; u < q; u += 2 * w)
-            if (first + u + w < count) x[u] = det::merge<P, A>(x[u], x[u + w]);
+            if (first + u + w < count) x[u] = fixed_order::merge<P, A>(x[u], x[u + w]);
     V acc = block_tree_over_lanes<P, A>(x[0], static_cast<std::size_t>(warp) * 32, q, count);
     if constexpr (warps > 1) {
         if (count <= 32 * q) return acc;  // warp 0 held them all: lane 0 has the tree
@@ -256,7 +256,7 @@ __device__ __forceinline__ det::value_t<P, A> fold_few_from_l2(const det::value_
 // enough, else fold_run_in_shared through s. The last round of the kernels whose last CTA
 // folds one value a CTA or a block (the staged kernel, the bulk pass).
 template <precision P, class A, int Threads>
-__device__ __forceinline__ det::value_t<P, A> fold_last_round(det::value_t<P, A>* s, const det::value_t<P, A>* p,
+__device__ __forceinline__ fixed_order::value_t<P, A> fold_last_round(fixed_order::value_t<P, A>* s, const fixed_order::value_t<P, A>* p,
                                                              std::size_t count) {
     if (count <= few_run * Threads) return fold_few_from_l2<P, A, Threads>(p, count);
     return fold_run_in_shared<P, A, Threads>(s, p, count);
@@ -270,13 +270,13 @@ __device__ __forceinline__ det::value_t<P, A> fold_last_round(det::value_t<P, A>
 // folds the nodes' values (fold_nodes(), their tree by the whole CTA, thread 0's the value)
 // and writes the result. Every thread of the CTA calls it.
 template <precision P, class R, class Fold>
-__device__ __forceinline__ void hand_on(const R& r, const det::value_t<P, typename R::accumulator_type>& value,
-                                        det::value_t<P, typename R::accumulator_type>* slot, std::size_t nodes,
+__device__ __forceinline__ void hand_on(const R& r, const fixed_order::value_t<P, typename R::accumulator_type>& value,
+                                        fixed_order::value_t<P, typename R::accumulator_type>* slot, std::size_t nodes,
                                         unsigned* counter, Fold fold_nodes, typename R::result_type* d_result) {
     using A = typename R::accumulator_type;
     __shared__ bool last;
     if (nodes == 1) {
-        if (threadIdx.x == 0) store_whole(d_result, r.finish(det::result<P, A>(value)));
+        if (threadIdx.x == 0) store_whole(d_result, r.finish(fixed_order::result<P, A>(value)));
         return;
     }
     if (threadIdx.x == 0) {
@@ -287,7 +287,7 @@ __device__ __forceinline__ void hand_on(const R& r, const det::value_t<P, typena
     __syncthreads();  // the other nodes' values, acquired by thread 0, for every thread
     if (!last) return;
     const auto sum = fold_nodes();
-    if (threadIdx.x == 0) store_whole(d_result, r.finish(det::result<P, A>(sum)));
+    if (threadIdx.x == 0) store_whole(d_result, r.finish(fixed_order::result<P, A>(sum)));
 }
 
 // Folds group g of v[0, m) (fold_group values each, the last one possibly short) in the
@@ -295,15 +295,15 @@ __device__ __forceinline__ void hand_on(const R& r, const det::value_t<P, typena
 // group values over v[g * fold_group], counted at counters[0]). VectorLoads: read the group
 // with fold_run_in_shared (v 16-byte aligned), else with fold_in_shared's scalar loop.
 template <precision P, class R, bool VectorLoads>
-__device__ __forceinline__ void fold_group_of(const R& r, det::value_t<P, typename R::accumulator_type>* v,
+__device__ __forceinline__ void fold_group_of(const R& r, fixed_order::value_t<P, typename R::accumulator_type>* v,
                                               std::size_t m, std::size_t g, unsigned* counters,
-                                              det::value_t<P, typename R::accumulator_type>* s,
+                                              fixed_order::value_t<P, typename R::accumulator_type>* s,
                                               typename R::result_type* d_result) {
     using A = typename R::accumulator_type;
-    constexpr std::size_t G = fold_group<det::value_t<P, A>>;
+    constexpr std::size_t G = fold_group<fixed_order::value_t<P, A>>;
     const std::size_t groups = (m + G - 1) / G;
     const std::size_t size = m - g * G < G ? m - g * G : G;
-    det::value_t<P, A> value;
+    fixed_order::value_t<P, A> value;
     if constexpr (VectorLoads) value = fold_run_in_shared<P, A>(s, v + g * G, size);
     else value = fold_in_shared<P, A>(s, [&](std::size_t i) { return v + g * G + i; }, size);
     // The group's first value is read by no one else any more: its slot takes the group's.
@@ -318,11 +318,11 @@ __device__ __forceinline__ void fold_group_of(const R& r, det::value_t<P, typena
 // s, fold_group<V> values of the CTA's shared memory (16-byte aligned). Every thread of the
 // CTA calls it.
 template <precision P, class R, bool VectorLoads = false>
-__device__ __forceinline__ void count_and_fold(const R& r, det::value_t<P, typename R::accumulator_type>* v,
+__device__ __forceinline__ void count_and_fold(const R& r, fixed_order::value_t<P, typename R::accumulator_type>* v,
                                                std::size_t m, std::size_t b0, std::size_t b1, unsigned* counters,
                                                typename R::result_type* d_result,
-                                               det::value_t<P, typename R::accumulator_type>* s) {
-    using V = det::value_t<P, typename R::accumulator_type>;
+                                               fixed_order::value_t<P, typename R::accumulator_type>* s) {
+    using V = fixed_order::value_t<P, typename R::accumulator_type>;
     constexpr std::size_t G = fold_group<V>;
     __shared__ unsigned done_count;
     __shared__ std::size_t done[block_threads];
@@ -355,11 +355,11 @@ __device__ __forceinline__ void count_and_fold(const R& r, det::value_t<P, typen
 // group (m <= tree_group<V>) writes finish(result(sum)) to *d_result instead.
 template <precision P, class R>
 __global__ void __launch_bounds__(tree_threads)
-    fixed_tree(R r, const det::value_t<P, typename R::accumulator_type>* __restrict__ in, std::size_t m,
-               det::value_t<P, typename R::accumulator_type>* __restrict__ out,
+    fixed_tree(R r, const fixed_order::value_t<P, typename R::accumulator_type>* __restrict__ in, std::size_t m,
+               fixed_order::value_t<P, typename R::accumulator_type>* __restrict__ out,
                typename R::result_type* __restrict__ d_result) {
     using A = typename R::accumulator_type;
-    using V = det::value_t<P, A>;
+    using V = fixed_order::value_t<P, A>;
     constexpr std::size_t G = tree_group<V>;
     __shared__ alignas(16) V s[G];
     const std::size_t first = static_cast<std::size_t>(blockIdx.x) * G;
@@ -367,7 +367,7 @@ __global__ void __launch_bounds__(tree_threads)
     for (std::size_t i = threadIdx.x; i < count; i += tree_threads) s[i] = in[first + i];
     const V sum = tree_in_shared<P, A, tree_threads, G>(s, count);
     if (threadIdx.x == 0) {
-        if (d_result != nullptr) store_whole(d_result, r.finish(det::result<P, A>(sum)));
+        if (d_result != nullptr) store_whole(d_result, r.finish(fixed_order::result<P, A>(sum)));
         else out[blockIdx.x] = sum;
     }
 }

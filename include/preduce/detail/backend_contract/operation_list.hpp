@@ -2,7 +2,7 @@
 // The built-in operations, one line each: M(name, ...) for the reducer template
 // preduce::name##_reducer (reducers.hpp, transforms.hpp, fused.hpp), which says everything
 // else about the operation. A line here compiles that reducer for every element type into
-// every backend and the front end (detail/builtins.hpp); a line in the plain list also makes
+// every backend and the front end (detail/backend_contract/builtins.hpp); a line in the plain list also makes
 // the op object preduce::name (op_tag<name##_reducer>, ops.hpp) and the command-line
 // program's --op name. The other lines have op objects of their own in ops.hpp: count_if's
 // predicate, dot's two inputs, minmax's {min, max}; sum_count is fused(sum, count_if).

@@ -7,7 +7,7 @@
 //     template <precision P, class R>
 //     typename R::result_type reduce_source(source_t<R> src, std::size_t n, const R& r, const options& opts);
 // for n >= 1: P == precision::fast is the backend's own order; deterministic and
-// compensated (instantiated only for the floating-point sums, det::takes_fixed_order_v)
+// compensated (instantiated only for the floating-point sums, fixed_order::takes_fixed_order_v)
 // are the fixed order of fixed_order/order.hpp. PREDUCE_BACKEND_ENTRY_POINTS, expanded in
 // the backend's namespace, builds the public reduce() overloads and reduce_with() (what
 // the compiled front end calls) on top of it.
@@ -17,10 +17,10 @@
 #include <string>
 #include <type_traits>
 
-#include "preduce/detail/fixed_order/order.hpp"
-#include "preduce/detail/segments.hpp"
-#include "preduce/detail/resolve.hpp"
-#include "preduce/detail/type_name.hpp"
+#include "preduce/detail/algorithm/fixed_order/order.hpp"
+#include "preduce/detail/algorithm/segment_layout.hpp"
+#include "preduce/detail/routing/resolve.hpp"
+#include "preduce/detail/core/type_name.hpp"
 #include "preduce/errors.hpp"
 #include "preduce/options.hpp"
 #include "preduce/precision.hpp"
@@ -95,15 +95,15 @@ using order_t = std::integral_constant<precision, P>;
 // Calls run(order_t<P>{}) with the order options.precision asks of R: the fixed order for
 // floating-point sums under deterministic/compensated, the backend's own (fast) order for
 // everything else. Operations that cannot honour a non-fast setting refuse it here
-// (det::check_precision), exact ones ignore it.
+// (fixed_order::check_precision), exact ones ignore it.
 template <class R, class Run>
 auto with_order(const options& opts, Run&& run) {
     check_options(opts);
-    if constexpr (det::takes_fixed_order_v<R>) {
+    if constexpr (fixed_order::takes_fixed_order_v<R>) {
         if (opts.precision == precision::deterministic) return run(order_t<precision::deterministic>{});
         if (opts.precision == precision::compensated) return run(order_t<precision::compensated>{});
     } else {
-        det::check_precision<R>(opts.precision);
+        fixed_order::check_precision<R>(opts.precision);
     }
     return run(order_t<precision::fast>{});
 }

@@ -19,7 +19,7 @@
 #include <limits>
 #include <string>
 
-#include "preduce/detail/hd.hpp"
+#include "preduce/detail/core/hd.hpp"
 #include "preduce/errors.hpp"
 #include "preduce/source.hpp"
 

@@ -5,10 +5,10 @@
 // exist in one place and be missing in another.
 #include <cstdint>
 
-#include "preduce/detail/elements.hpp"
-#include "preduce/detail/operation_list.hpp"
-#include "preduce/detail/same_bits.hpp"
-#include "preduce/detail/segments.hpp"
+#include "preduce/detail/core/elements.hpp"
+#include "preduce/detail/backend_contract/operation_list.hpp"
+#include "preduce/detail/backend_contract/same_bits.hpp"
+#include "preduce/detail/algorithm/segment_layout.hpp"
 #include "preduce/fused.hpp"
 #include "preduce/reducers.hpp"
 #include "preduce/source.hpp"
@@ -36,7 +36,7 @@ PREDUCE_FOR_EACH_BUILTIN_REDUCER(PREDUCE_MARK_COMPILED)
 
 // What every backend library exports once per built-in reducer, as an overload set in its
 // own namespace (preduce::<backend>::compiled): one result, and one result per segment.
-// PREFIX goes before each declaration (the front end declares them weak: detail/linking.hpp).
+// PREFIX goes before each declaration (the front end declares them weak: detail/routing/linking.hpp).
 #define PREDUCE_COMPILED_RUN_DECLARATIONS(PREFIX, R)                                                  \
     PREFIX typename R::result_type run(::preduce::source_t<R> data, std::size_t n, const R& reducer,  \
                                        const ::preduce::options& opts);                               \
@@ -69,7 +69,7 @@ void compiled_run_segments(const R& reducer, source_t<R> data, std::size_t n, ty
 } // namespace preduce::detail
 
 // The matching definitions: they forward to PREDUCE_BACKEND_NS::reduce_with and
-// reduce_segments_with, the backend's header-only entries (detail/entry.hpp: options, input
+// reduce_segments_with, the backend's header-only entries (detail/backend_contract/entry.hpp: options, input
 // checks, order), or to the compiled entry of the reducer that computes R's results. A
 // backend's src/compiled_of.* defines PREDUCE_BACKEND_NS and expands
 // PREDUCE_BUILTIN_REDUCERS_OF(PREDUCE_DEFINE_COMPILED_RUN, T).

@@ -29,11 +29,11 @@
 #include <memory>
 #include <type_traits>
 
-#include "preduce/detail/fixed_order/order.hpp"
-#include "preduce/detail/numeric.hpp"
+#include "preduce/detail/algorithm/fixed_order/order.hpp"
+#include "preduce/detail/core/numeric.hpp"
 #include "preduce/precision.hpp"
 
-namespace preduce::detail::det {
+namespace preduce::detail::fixed_order {
 
 inline constexpr std::uint64_t max_level = 62;
 
@@ -99,7 +99,7 @@ struct partial_tree {
         std::uint64_t block;
         std::uint64_t start;  // position of values[0] inside the block
         std::uint64_t count;
-        A values[::preduce::detail::det::block];  // lifted elements
+        A values[::preduce::detail::fixed_order::block];  // lifted elements
     };
 
     std::uint64_t total = 0;  // elements in the whole sequence (every part knows it)
@@ -280,4 +280,4 @@ std::unique_ptr<partial_tree<P, A>> tree_of_part(std::uint64_t total, std::uint6
     return t;
 }
 
-} // namespace preduce::detail::det
+} // namespace preduce::detail::fixed_order

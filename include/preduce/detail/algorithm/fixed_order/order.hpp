@@ -33,8 +33,8 @@
 #include <type_traits>
 #include <vector>
 
-#include "preduce/detail/hd.hpp"
-#include "preduce/detail/numeric.hpp"
+#include "preduce/detail/core/hd.hpp"
+#include "preduce/detail/core/numeric.hpp"
 #include "preduce/errors.hpp"
 #include "preduce/fused.hpp"
 #include "preduce/precision.hpp"
@@ -46,7 +46,7 @@
 #error "preduce: -ffast-math reorders and contracts floating-point sums; precision::deterministic and compensated need IEEE arithmetic"
 #endif
 
-namespace preduce::detail::det {
+namespace preduce::detail::fixed_order {
 
 inline constexpr std::size_t block = 4096;  // elements per block
 inline constexpr std::size_t lanes = 32;    // lanes per block (a warp)
@@ -356,4 +356,4 @@ typename R::result_type reduce_serial(const R& r, source_t<R> src, std::size_t n
     return finish_blocks<P>(r, v);
 }
 
-} // namespace preduce::detail::det
+} // namespace preduce::detail::fixed_order

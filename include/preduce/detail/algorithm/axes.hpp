@@ -19,7 +19,7 @@
 #include <string>
 #include <vector>
 
-#include "preduce/detail/segments.hpp"
+#include "preduce/detail/algorithm/segment_layout.hpp"
 #include "preduce/errors.hpp"
 
 namespace preduce::detail {

@@ -5,7 +5,7 @@
 #include <limits>
 #include <type_traits>
 
-#include "preduce/detail/hd.hpp"
+#include "preduce/detail/core/hd.hpp"
 #include "preduce/half.hpp"
 
 namespace preduce::detail {

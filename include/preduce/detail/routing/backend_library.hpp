@@ -4,7 +4,7 @@
 // backend's src/info.cpp), with the answers of the backend's info namespace behind pointers.
 // The front end refers to it, and to the compiled built-ins, only weakly
 // (src/frontend/weak_backends.hpp): in a program that does not link a backend's library
-// they are null, and the backend reports itself "not linked" (detail/linking.hpp says how a
+// they are null, and the backend reports itself "not linked" (detail/routing/linking.hpp says how a
 // program links one).
 #include <string>
 

@@ -7,7 +7,7 @@
 #include <tuple>
 #include <type_traits>
 
-#include "preduce/detail/hd.hpp"
+#include "preduce/detail/core/hd.hpp"
 
 namespace preduce {
 

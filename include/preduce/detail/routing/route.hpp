@@ -2,12 +2,12 @@
 // The compiled entry points of the front end: one overload per built-in reducer, for one
 // result (dispatch) and one result per segment (dispatch_segments), defined in
 // src/frontend/route_of.hpp, which hands the call to the chosen backend's library. Callers
-// go through route() and route_segments() (detail/linking.hpp).
+// go through route() and route_segments() (detail/routing/linking.hpp).
 #include <cstddef>
 
 #include "preduce/backend.hpp"
-#include "preduce/detail/builtins.hpp"
-#include "preduce/detail/segments.hpp"
+#include "preduce/detail/backend_contract/builtins.hpp"
+#include "preduce/detail/algorithm/segment_layout.hpp"
 #include "preduce/options.hpp"
 
 namespace preduce::detail {

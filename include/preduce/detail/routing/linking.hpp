@@ -14,10 +14,10 @@
 
 #include "preduce/backend.hpp"
 #include "preduce/config.hpp"
-#include "preduce/detail/backend_library.hpp"
-#include "preduce/detail/builtins.hpp"
-#include "preduce/detail/route.hpp"
-#include "preduce/detail/segments.hpp"
+#include "preduce/detail/routing/backend_library.hpp"
+#include "preduce/detail/backend_contract/builtins.hpp"
+#include "preduce/detail/routing/route.hpp"
+#include "preduce/detail/algorithm/segment_layout.hpp"
 #include "preduce/options.hpp"
 
 #define PREDUCE_DECLARE_LINKABLE_BACKEND(id)                                                          \
