@@ -4,7 +4,7 @@
 // (host_simd::segmented). They are built on the front end's element and reducer traits
 // (preduce::detail) and on the fixed order's definition (preduce::detail::fixed_order),
 // whose names they use unqualified.
-#include "preduce/detail/fixed_order/order.hpp"
+#include "preduce/detail/algorithm/fixed_order/order.hpp"
 
 namespace preduce::host_simd {
 using namespace ::preduce::detail;
