@@ -18,7 +18,7 @@
 #include "input/load_input.hpp"
 #include "commands/measure.hpp"
 #include "output/report.hpp"
-#include "commands/segments.hpp"
+#include "commands/many_results_mode.hpp"
 #if PREDUCE_CLI_MPI
 #include "commands/mpi_mode.hpp"
 #endif

@@ -1,5 +1,5 @@
 #pragma once
-// NumPy's axis reductions turned into segments (segments.hpp): an N-D row-major array of
+// NumPy's axis reductions turned into segments (segment_layout.hpp): an N-D row-major array of
 // `shape`, reduced over `axes`, gives one result per index of the kept axes, in C order,
 // each the reduction of the elements with that kept index, taken in C order of the reduced
 // axes (the sequence a reduction of x.transpose(kept + reduced).reshape(m, -1) row sees).

@@ -139,7 +139,7 @@ void check_segments(const S& src, std::size_t n, const segment_layout& layout, c
 //   reduce_with(src, n, reducer, opts)  a reducer over a source: options, arrays, empty input, order
 //   reduce(data, n, op[, options])      one input
 //   reduce(x, y, n, op[, options])      two inputs read side by side (zip_source)
-//   reduce_segments_with(src, n, layout, reducer, out, opts)   one result per segment (segments.hpp)
+//   reduce_segments_with(src, n, layout, reducer, out, opts)   one result per segment (algorithm/segment_layout.hpp)
 //   reduce_segments(data, n, offsets, m, op, out[, options]) / (x, y, n, offsets, m, ...)
 //   reduce_batches(data, n, k, op, out[, options]) / (x, y, n, k, ...)
 // A backend implements reduce_segments_source<P>(src, n, layout, reducer, out, opts) for

@@ -13,7 +13,7 @@
 #include "input/load_input.hpp"
 #include "commands/operation.hpp"
 #include "output/report.hpp"
-#include "commands/segments.hpp"
+#include "commands/many_results_mode.hpp"
 
 namespace preduce_cli {
 
@@ -50,7 +50,7 @@ struct settings {
     preduce::precision precision = preduce::precision::fast;
     bool list_backends = false;
     bool mpi = false;  // under mpirun: preduce::mpi over the ranks (mpi_mode.hpp)
-    std::optional<segment_request> segments;  // many results per call (segments.hpp)
+    std::optional<segment_request> segments;  // many results per call (many_results_mode.hpp)
     std::optional<std::string> output;        // --output PREFIX (result_files.hpp)
     std::optional<calibrate_settings> calibrate;  // --calibrate (calibrate.hpp)
 };

@@ -77,7 +77,7 @@ std::string bits_text(const scalar& v);
 std::optional<std::string> half_bits(result_shape shape, const result_value& r);
 
 // What the report shows of one backend's results in a mode with many results per call
-// (segments.hpp): their number, a few of them, and hashes of all of them.
+// (many_results_mode.hpp): their number, a few of them, and hashes of all of them.
 struct many_results {
     std::uint64_t count = 0;
     std::vector<result_value> first;  // the first 3 results (fewer if there are fewer)
@@ -98,7 +98,7 @@ struct backend_result {
     std::optional<many_results> many;  // modes with many results per call
 };
 
-// Which many-results mode ran, and over what (segments.hpp).
+// Which many-results mode ran, and over what (many_results_mode.hpp).
 struct segmented_run {
     std::string mode;                         // "axis", "segments", "segment_size" or "keys"
     std::string description;                  // for the table's first line

@@ -47,7 +47,7 @@ inline dataset make_dataset(element_type t, std::size_t n) {
     return detail::make_of(t, n, std::make_index_sequence<std::variant_size_v<dataset>>{});
 }
 
-// Keys of --keys (segments.hpp): the 32- and 64-bit types only. Narrow keys are widened
+// Keys of --keys (many_results_mode.hpp): the 32- and 64-bit types only. Narrow keys are widened
 // exactly (8/16-bit integers to int32/uint32, float16/bfloat16 to float32), which keeps
 // which neighbours are equal, and so the runs, while reduce_by_key is compiled for 6 key
 // types rather than 12.

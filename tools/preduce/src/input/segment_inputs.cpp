@@ -14,7 +14,7 @@
 #include "cli_error.hpp"
 #include "input/load_input.hpp"
 #include "input/memory_budget.hpp"
-#include "commands/segments.hpp"
+#include "commands/many_results_mode.hpp"
 
 namespace preduce_cli {
 namespace {

@@ -6,7 +6,7 @@
 // The runs are found by CUB's DeviceRunLengthEncode (== on the keys: -0.0 and +0.0 are one
 // run, each NaN a run of its own, as the front end's host version) and turned into offsets
 // by an inclusive scan of the run lengths; the values are then reduced per run as segments
-// (grid/segments.cuh). CUB counts items in int: n up to 2^31 - 1.
+// (grid/segmented_kernels.cuh). CUB counts items in int: n up to 2^31 - 1.
 #include <cuda_runtime_api.h>
 
 #include <cstddef>
@@ -44,7 +44,7 @@ std::size_t reduce_by_key(const K* keys, const T* values, std::size_t n, const O
     const detail::error_state_guard errors;
     cudaStream_t stream = opts.stream != nullptr ? static_cast<cudaStream_t>(opts.stream) : cudaStreamPerThread;
     const auto where = detail::classify(keys);
-    if (where.where[0] == detail::place::pageable)
+    if (where.where[0] == detail::memory_kind::host)
         throw invalid_argument("preduce::cuda::reduce_by_key: the keys are pageable host memory; give device, managed or "
                                "pinned keys, or call preduce::reduce_by_key, which finds the runs on the host");
     const detail::device_scope on_owner(where.owner);

@@ -26,7 +26,7 @@
 
 #include "preduce/cuda/grid/fixed_order.cuh"
 #include "preduce/cuda/grid/launch.cuh"
-#include "preduce/cuda/grid/segments.cuh"
+#include "preduce/cuda/grid/segmented_kernels.cuh"
 #include "preduce/cuda/multi_gpu/multi_gpu.cuh"
 #include "preduce/cuda/runtime/callback.hpp"
 #include "preduce/cuda/runtime/check.hpp"
@@ -93,7 +93,7 @@ typename R::result_type reduce_source(source_t<R> src, std::size_t n, const R& r
     // ends with that one write, which the host waits for (await_result); the host path
     // through pinned chunks synchronizes the stream.
     Result* host = detail::result_slot<Result>();
-    const bool staged = where.any(detail::place::pageable);
+    const bool staged = where.any(detail::memory_kind::host);
     if (staged) {
         if constexpr (P == precision::fast) detail::enqueue_reduce_from_host(reducer, src, n, where.pageable(), host, stream);
         else detail::enqueue_fixed_from_host<P>(reducer, src, n, where.pageable(), host, stream);
@@ -102,7 +102,7 @@ typename R::result_type reduce_source(source_t<R> src, std::size_t n, const R& r
     }
     detail::prime_result(host);
     if constexpr (P == precision::fast)
-        detail::enqueue_reduce(reducer, src, n, host, stream, nullptr, 0, 0, where.any(detail::place::pinned));
+        detail::enqueue_reduce(reducer, src, n, host, stream, nullptr, 0, 0, where.any(detail::memory_kind::pinned));
     else
         detail::fixed::enqueue_reduce<P>(reducer, src, n, host, stream);
     detail::await_result(host, stream);
@@ -127,8 +127,8 @@ void segments_where_they_live(const std::array<const void*, N>& arrays_in, const
     const bool by_offsets = L.form == pd::segment_form::offsets;
     const auto offsets_where = by_offsets ? classify_arrays<1>({static_cast<const void*>(L.offsets)}) : placement<1>{};
     const auto offsets_at = offsets_where.where[0];
-    if (by_offsets && offsets_at != place::device) pd::check_offsets(L.offsets, L.count, n);
-    const std::uint64_t extent = !by_offsets ? L.extent() : offsets_at != place::device ? L.offsets[L.count] : n;
+    if (by_offsets && offsets_at != memory_kind::device) pd::check_offsets(L.offsets, L.count, n);
+    const std::uint64_t extent = !by_offsets ? L.extent() : offsets_at != memory_kind::device ? L.offsets[L.count] : n;
     const auto data_at = extent != 0 ? classify_arrays<N>(arrays_in) : placement<N>{};
     const auto out_at = classify_arrays<1>({static_cast<const void*>(out)});
     int owner = data_at.owner >= 0 ? data_at.owner : out_at.owner;
@@ -136,7 +136,7 @@ void segments_where_they_live(const std::array<const void*, N>& arrays_in, const
     const device_scope on_owner(owner);
     // Pageable arrays are copied over; the rest is read and written in place.
     device_buffer d_offsets;
-    if (by_offsets && offsets_at == place::pageable) {
+    if (by_offsets && offsets_at == memory_kind::host) {
         d_offsets = device_buffer((L.count + 1) * sizeof(std::uint64_t), stream);
         check(cudaMemcpyAsync(d_offsets.as<std::uint64_t>(), L.offsets, (L.count + 1) * sizeof(std::uint64_t),
                               cudaMemcpyHostToDevice, stream),
@@ -147,7 +147,7 @@ void segments_where_they_live(const std::array<const void*, N>& arrays_in, const
     std::array<device_buffer, N> d_data;
     if (extent != 0) {
         for (std::size_t c = 0; c < N; ++c) {
-            if (data_at.where[c] != place::pageable) continue;
+            if (data_at.where[c] != memory_kind::host) continue;
             const std::size_t bytes = extent * element_bytes[c];
             d_data[c] = device_buffer(bytes, stream);
             check(cudaMemcpyAsync(d_data[c].template as<void>(), arrays[c], bytes, cudaMemcpyHostToDevice, stream),
@@ -157,7 +157,7 @@ void segments_where_they_live(const std::array<const void*, N>& arrays_in, const
     }
     device_buffer d_out;
     void* target = out;
-    if (out_at.where[0] == place::pageable) {
+    if (out_at.where[0] == memory_kind::host) {
         d_out = device_buffer(L.count * result_bytes, stream);
         target = d_out.as<void>();
     }

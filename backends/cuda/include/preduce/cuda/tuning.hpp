@@ -40,7 +40,7 @@ inline constexpr int vectors_per_thread = 4;
 // H200, f32 dot (both arrays counted): 4.33 TB/s at 2^28, 4.31 at 2^30 (sum: 4.40, 4.52).
 inline constexpr int scalars_per_thread = 8;
 
-// Segments (grid/segments.cuh).
+// Segments (grid/segmented_kernels.cuh).
 // Threads of the segment kernels.
 inline constexpr int segment_threads = 256;
 // Blocks per SM that group_per_segment's registers are capped for where its accumulator
@@ -104,7 +104,7 @@ struct table {
     std::size_t vector_units_per_warp;       // vector form from this many units per warp of a wave
     std::size_t last_round_min_warps;        // fewer warps in a grid's last round: fewer CTAs
 
-    // Segments (grid/segments.cuh).
+    // Segments (grid/segmented_kernels.cuh).
     std::uint64_t segment_small_elements;  // fast order: a group of lanes up to this length
     std::uint64_t segment_chunk_elements;  // fast order: a block up to this length, then jobs of it
     std::uint64_t segment_warp_elements;   // fixed order: a warp up to this length

@@ -25,7 +25,7 @@
 #include "preduce/detail/algorithm/segment_layout.hpp"
 #include "preduce/host_simd/fixed_order_blocks.hpp"
 #include "preduce/host_simd/lane_fold.hpp"
-#include "preduce/host_simd/segments.hpp"
+#include "preduce/host_simd/segmented_folds.hpp"
 #include "preduce/precision.hpp"
 #include "preduce/source.hpp"
 

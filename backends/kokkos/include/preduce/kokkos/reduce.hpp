@@ -170,7 +170,7 @@ typename R::result_type reduce_source(source_t<R> src, std::size_t n, const R& r
     }
 }
 
-// One result per segment (detail/algorithm/segment_layout.hpp): host_simd/segments.hpp's tasks as a
+// One result per segment (detail/algorithm/segment_layout.hpp): host_simd/segmented_folds.hpp's tasks as a
 // parallel_for on a host execution space. Those tasks are host code, so where Kokkos' default
 // space is a device (Cuda), they run on its host space (DefaultHostExecutionSpace) over host
 // copies of the arrays that live in device memory, and the results are copied to `out`

@@ -132,7 +132,7 @@ typename R::result_type reduce_source(source_t<R> data, std::size_t n, const R& 
     else return fast_order(reducer, data, n, threads);
 }
 
-// One result per segment (detail/algorithm/segment_layout.hpp): host_simd/segments.hpp's tasks, shared by
+// One result per segment (detail/algorithm/segment_layout.hpp): host_simd/segmented_folds.hpp's tasks, shared by
 // the team (dynamic: segment sizes may vary).
 template <precision P, class R>
 void reduce_segments_source(source_t<R> src, std::size_t, const ::preduce::detail::segment_layout& layout, const R& reducer,

@@ -5,7 +5,7 @@
 // preduce/detail/algorithm/fixed_order/order.hpp instead, on one thread. Sums of 8- and 16-bit
 // integers, exact in any order (wrap-around 64-bit addition), go through host_simd's lane
 // fold, which gives the left fold's result with vector instructions; so do the segments
-// (host_simd/segments.hpp, one task after another). What seq shares with openmp and kokkos is
+// (host_simd/segmented_folds.hpp, one task after another). What seq shares with openmp and kokkos is
 // those kernels (host_simd/kernels.hpp); its whole-array fast order is its own left fold.
 //   preduce::seq::reduce(data, n, op[, options])   op: built-in, reducer or user operation
 //   preduce::seq::reduce(x, y, n, op[, options])   two inputs side by side (dot, zip transforms)

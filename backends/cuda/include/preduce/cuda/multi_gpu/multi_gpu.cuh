@@ -76,7 +76,7 @@ std::array<bool, columns<S>::count> staged_arrays(const piece<S>& p) {
     std::array<bool, columns<S>::count> staged = p.where.pageable();
     const auto arrays = columns<S>::of(p.src);
     for (std::size_t c = 0; c < arrays.size(); ++c)
-        if (p.where.where[c] == place::pinned) staged[c] = !mapped_here(arrays[c]);
+        if (p.where.where[c] == memory_kind::pinned) staged[c] = !mapped_here(arrays[c]);
     return staged;
 }
 
@@ -234,7 +234,7 @@ template <std::size_t N>
 bool splits(const placement<N>& where, std::size_t n, const options& opts) {
     if (opts.gpus == 1) return false;
     const int k = gpus_for(opts);
-    if (where.any(place::device))
+    if (where.any(memory_kind::device))
         throw invalid_argument("preduce::cuda: options::gpus = " + std::to_string(opts.gpus) +
                                " splits host data over several GPUs, but this input is in the memory of GPU " +
                                std::to_string(where.owner) +
@@ -288,7 +288,7 @@ std::vector<piece<const T*>> pieces_of(std::span<const device_part<T>> parts, co
                 const bool ok = attr.type == cudaMemoryTypeManaged ||
                                 (attr.type == cudaMemoryTypeDevice && attr.device == p.device);
                 if (ok) {
-                    where.where[0] = attr.type == cudaMemoryTypeManaged ? place::managed : place::device;
+                    where.where[0] = attr.type == cudaMemoryTypeManaged ? memory_kind::managed : memory_kind::device;
                     continue;
                 }
                 const std::string elem = at == p.data ? "data" : "data + n - 1 (n = " + std::to_string(p.n) + ")";

@@ -17,6 +17,7 @@
 #include <string>
 
 #include "preduce/cuda/runtime/check.hpp"
+#include "preduce/detail/runtime/residence.hpp"
 #include "preduce/errors.hpp"
 #include "preduce/source.hpp"
 
@@ -74,22 +75,23 @@ struct columns<zip_source<A, B>> {
 
 // Where each array of a source lives, asked of CUDA once per call (classify) and handed to
 // every layer that needs it: the device to run on, which arrays to stage, which to refuse.
-enum class place { device, managed, pinned, pageable };
+// The kinds are the front end's (detail/runtime/residence.hpp): host is pageable host memory.
+using ::preduce::detail::memory_kind;
 
 template <std::size_t N>
 struct placement {
-    std::array<place, N> where{};
+    std::array<memory_kind, N> where{};
     int owner = -1;  // the GPU whose memory the device arrays are; -1: no device array
 
-    bool any(place p) const noexcept {
-        for (place w : where)
+    bool any(memory_kind p) const noexcept {
+        for (memory_kind w : where)
             if (w == p) return true;
         return false;
     }
     // Arrays the GPU cannot read in place and the host path must stream through pinned chunks.
     std::array<bool, N> pageable() const noexcept {
         std::array<bool, N> out{};
-        for (std::size_t i = 0; i < N; ++i) out[i] = where[i] == place::pageable;
+        for (std::size_t i = 0; i < N; ++i) out[i] = where[i] == memory_kind::host;
         return out;
     }
 };
@@ -109,14 +111,14 @@ placement<N> classify_arrays(const std::array<const void*, N>& arrays) {
                 throw invalid_argument("preduce::cuda: the two inputs are in the memory of different GPUs (" +
                                        std::to_string(out.owner) + " and " + std::to_string(attr.device) +
                                        "); copy one to the other's GPU");
-            out.where[i] = place::device;
+            out.where[i] = memory_kind::device;
             out.owner = attr.device;
             break;
-        case cudaMemoryTypeManaged: out.where[i] = place::managed; break;
-        case cudaMemoryTypeHost: out.where[i] = place::pinned; break;
+        case cudaMemoryTypeManaged: out.where[i] = memory_kind::managed; break;
+        case cudaMemoryTypeHost: out.where[i] = memory_kind::pinned; break;
         default:
             if (!host_readable(arrays[i])) throw_unreadable(arrays[i]);
-            out.where[i] = place::pageable;
+            out.where[i] = memory_kind::host;
             break;
         }
     }
@@ -166,7 +168,7 @@ private:
 // an illegal-address fault ends the CUDA context for every later call of the process.
 template <std::size_t N>
 void require_device_readable(const placement<N>& where, const char* api) {
-    if (!where.any(place::pageable)) return;
+    if (!where.any(memory_kind::host)) return;
     int device = 0, pageable_access = 0;
     check(cudaGetDevice(&device), "cudaGetDevice");
     check(cudaDeviceGetAttribute(&pageable_access, cudaDevAttrPageableMemoryAccess, device), "cudaDeviceGetAttribute");

@@ -1,6 +1,6 @@
 // Runs a many-results plan on every backend: the timed calls, then what the report shows of
 // the results (a few of them and their hashes) and, with --output, the .npy files.
-#include "commands/segments.hpp"
+#include "commands/many_results_mode.hpp"
 
 #include <algorithm>
 #include <span>
