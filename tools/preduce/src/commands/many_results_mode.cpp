@@ -130,27 +130,23 @@ void run_backends(const std::vector<T>& x, const std::vector<T>* y, const Op& op
 
 run_summary run_segmented(const dataset& data, const dataset* second, const segment_plan& plan, const operation& op,
                           const run_settings& settings) {
-    if (op.is_binary() != (second != nullptr)) throw std::logic_error("internal: dot takes two inputs, others one");
-    return std::visit(
-        [&](const auto& v) {
-            using T = typename std::decay_t<decltype(v)>::value_type;
-            const std::vector<T>* y = second ? &std::get<std::vector<T>>(*second) : nullptr;
-            run_summary summary = summary_for<T>(op, v.size(), y != nullptr);
-            summary.precision = settings.precision;
-            summary.segmented = plan.info;
-            if (plan.keys) summary.bytes += std::visit([](const auto& k) { return k.size() * sizeof(k[0]); }, *plan.keys);
-            with_preduce_op<T>(op, [&](const auto& pop) {
-                run_backends(v, y, pop, plan, settings, summary);
-                return 0;
-            });
-            const auto& first = summary.results.front().many;
-            summary.identical = std::all_of(summary.results.begin(), summary.results.end(), [&](const auto& r) {
-                return r.many->sha256 == first->sha256 && r.many->index_sha256 == first->index_sha256 &&
-                       r.many->keys_sha256 == first->keys_sha256;
-            });
-            return summary;
-        },
-        data);
+    return visit_inputs(data, second, op, [&](const auto& v, const auto* y) {
+        using T = typename std::decay_t<decltype(v)>::value_type;
+        run_summary summary = summary_for<T>(op, v.size(), y != nullptr);
+        summary.precision = settings.precision;
+        summary.segmented = plan.info;
+        if (plan.keys) summary.bytes += std::visit([](const auto& k) { return k.size() * sizeof(k[0]); }, *plan.keys);
+        with_preduce_op<T>(op, [&](const auto& pop) {
+            run_backends(v, y, pop, plan, settings, summary);
+            return 0;
+        });
+        const auto& first = summary.results.front().many;
+        summary.identical = std::all_of(summary.results.begin(), summary.results.end(), [&](const auto& r) {
+            return r.many->sha256 == first->sha256 && r.many->index_sha256 == first->index_sha256 &&
+                   r.many->keys_sha256 == first->keys_sha256;
+        });
+        return summary;
+    });
 }
 
 } // namespace preduce_cli

@@ -150,46 +150,41 @@ std::string label_of(preduce::backend b, const preduce::options& opts, const voi
 }
 
 run_summary run_all(const dataset& data, const dataset* second, const operation& op, const run_settings& settings) {
-    if (op.is_binary() != (second != nullptr)) throw std::logic_error("internal: dot takes two inputs, others one");
-    return std::visit(
-        [&](const auto& v) {
-            using T = typename std::decay_t<decltype(v)>::value_type;
-            // The caller checked that y has x's type and length (std::get throws otherwise).
-            const std::vector<T>* y = second ? &std::get<std::vector<T>>(*second) : nullptr;
-            run_summary summary = summary_for<T>(op, v.size(), y != nullptr);
-            std::optional<preduce::exact_sum> exact;
-            with_preduce_op<T>(op, [&](const auto& pop) {
-                exact = exact_reference(v, y, pop, summary);
-                // dot compiles only in the two-input reduce(), the others only in the one-input one.
-                const auto call = [&](preduce::backend be, const preduce::options& o) {
-                    if constexpr (std::is_same_v<std::remove_cvref_t<decltype(pop)>, preduce::dot_op>)
-                        return preduce::reduce(be, v, *y, pop, o);
-                    else
-                        return preduce::reduce(be, v, pop, o);
-                };
-                const std::size_t bytes = v.size() * sizeof(T) * (y != nullptr ? 2 : 1);
-                const preduce::operation_family family = family_of<T>(pop);
-                for (auto b : settings.backends)
-                    summary.results.push_back(measure(b, settings, v.data(), bytes, family, call));
-                return 0;
+    return visit_inputs(data, second, op, [&](const auto& v, const auto* y) {
+        using T = typename std::decay_t<decltype(v)>::value_type;
+        run_summary summary = summary_for<T>(op, v.size(), y != nullptr);
+        std::optional<preduce::exact_sum> exact;
+        with_preduce_op<T>(op, [&](const auto& pop) {
+            exact = exact_reference(v, y, pop, summary);
+            // dot compiles only in the two-input reduce(), the others only in the one-input one.
+            const auto call = [&](preduce::backend be, const preduce::options& o) {
+                if constexpr (std::is_same_v<std::remove_cvref_t<decltype(pop)>, preduce::dot_op>)
+                    return preduce::reduce(be, v, *y, pop, o);
+                else
+                    return preduce::reduce(be, v, pop, o);
+            };
+            const std::size_t bytes = v.size() * sizeof(T) * (y != nullptr ? 2 : 1);
+            const preduce::operation_family family = family_of<T>(pop);
+            for (auto b : settings.backends)
+                summary.results.push_back(measure(b, settings, v.data(), bytes, family, call));
+            return 0;
+        });
+        summary.precision = settings.precision;
+        if (exact) {
+            for (auto& r : summary.results) r.bits = bits_text(r.result.value);
+            summary.bit_identical = std::all_of(summary.results.begin(), summary.results.end(), [&](const auto& r) {
+                return r.bits == summary.results.front().bits;
             });
-            summary.precision = settings.precision;
-            if (exact) {
-                for (auto& r : summary.results) r.bits = bits_text(r.result.value);
-                summary.bit_identical = std::all_of(summary.results.begin(), summary.results.end(), [&](const auto& r) {
-                    return r.bits == summary.results.front().bits;
-                });
-                for (auto& r : summary.results) {
-                    // The error itself computed exactly: add -result to the exact partials,
-                    // which gives exact - result, rounded once.
-                    auto e = *exact;
-                    e.add(-r.result.as_double());
-                    r.error = 0.0 - static_cast<double>(e.value());  // 0.0 - : no "-0" for an exact result
-                }
+            for (auto& r : summary.results) {
+                // The error itself computed exactly: add -result to the exact partials,
+                // which gives exact - result, rounded once.
+                auto e = *exact;
+                e.add(-r.result.as_double());
+                r.error = 0.0 - static_cast<double>(e.value());  // 0.0 - : no "-0" for an exact result
             }
-            return summary;
-        },
-        data);
+        }
+        return summary;
+    });
 }
 
 } // namespace preduce_cli

@@ -4,6 +4,7 @@
 #include <cstdint>
 #include <optional>
 #include <type_traits>
+#include <stdexcept>
 #include <string>
 #include <variant>
 #include <vector>
@@ -146,6 +147,21 @@ run_summary summary_for(const operation& op, std::size_t n, bool two_inputs) {
     s.n = n;
     s.bytes = n * sizeof(T) * (two_inputs ? 2 : 1);
     return s;
+}
+
+// f(x, y) for the element type the data hold: x the input, y the second input (nullptr for the
+// one-input ops). The caller checked that a second input has x's type and length (std::get
+// throws otherwise).
+template <class F>
+decltype(auto) visit_inputs(const dataset& data, const dataset* second, const operation& op, F&& f) {
+    if (op.is_binary() != (second != nullptr)) throw std::logic_error("internal: dot takes two inputs, others one");
+    return std::visit(
+        [&](const auto& v) {
+            using T = typename std::decay_t<decltype(v)>::value_type;
+            const std::vector<T>* y = second ? &std::get<std::vector<T>>(*second) : nullptr;
+            return f(v, y);
+        },
+        data);
 }
 
 struct run_settings {
