@@ -25,7 +25,7 @@ install(DIRECTORY "${PROJECT_SOURCE_DIR}/include/" DESTINATION "${CMAKE_INSTALL_
   PATTERN "*.in" EXCLUDE)
 install(FILES "${PROJECT_BINARY_DIR}/include/preduce/config.hpp" DESTINATION "${CMAKE_INSTALL_INCLUDEDIR}/preduce")
 install(FILES "${PROJECT_BINARY_DIR}/include/preduce/detail/routing/linked_libraries.hpp"
-        DESTINATION "${CMAKE_INSTALL_INCLUDEDIR}/preduce/detail")
+        DESTINATION "${CMAKE_INSTALL_INCLUDEDIR}/preduce/detail/routing")
 install(EXPORT preduceTargets NAMESPACE preduce:: DESTINATION "${PREDUCE_CMAKE_DIR}")
 
 if(BUILD_SHARED_LIBS)
