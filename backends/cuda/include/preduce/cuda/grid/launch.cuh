@@ -232,7 +232,8 @@ void enqueue_reduce(const R& r, source_t<R> data, std::size_t n, output_t<R, Fin
     using A = typename R::accumulator_type;
     using Result = typename R::result_type;
     constexpr int B = tuning::block_threads;
-    if (n <= single_block_max<R>(current_tuning(), remote)) {
+    const int device = current_device();  // asked once: the tuning entry and the cached workspace are per device
+    if (n <= single_block_max<R>(tuning::for_device(device), remote)) {
         // One block: its single partial is the accumulator, or it writes the finished result.
         if constexpr (Finish)
             launch("reduce_partials (single block) launch", reduce_partials<B, R>, 1, B, stream, r, data, n, base,
@@ -247,7 +248,7 @@ void enqueue_reduce(const R& r, source_t<R> data, std::size_t n, output_t<R, Fin
     if (workspace != nullptr && workspace_size < bytes + counter_bytes)
         throw invalid_argument("preduce::cuda::reduce_async: workspace of " + std::to_string(workspace_size) +
                                " bytes, needs workspace_bytes() = " + std::to_string(bytes + counter_bytes));
-    const counted_workspace ws = counted_workspace_for(bytes, stream, workspace, Finish);
+    const counted_workspace ws = counted_workspace_for(bytes, stream, workspace, Finish, device);
     A* partials = static_cast<A*>(ws.values);
     if constexpr (Finish) {
         launch("reduce_partials launch", reduce_partials<B, R>, static_cast<unsigned>(blocks), B, stream, r, data, n,
