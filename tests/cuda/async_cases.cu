@@ -17,7 +17,6 @@
 #include <vector>
 
 #include "custom/ops.hpp"
-#include "preduce/cuda/by_key.cuh"
 #include "preduce/cuda/compiled.hpp"
 #include "preduce/cuda/reduce.cuh"
 #include "preduce/detail/algorithm/fixed_order/order.hpp"
@@ -493,41 +492,3 @@ TEMPLATE_TEST_CASE("operations outside the fixed order refuse precision::determi
     }
 }
 
-TEST_CASE("reduce_by_key on the GPU: runs of equal device keys, as on the host", "[by_key]") {
-    std::vector<std::int32_t> keys;
-    std::vector<float> values;
-    std::uint64_t x = 0x1234;
-    for (std::size_t run_mean : {std::size_t{1}, std::size_t{7}, std::size_t{3000}})
-        for (int r = 0; r < 200; ++r) {
-            x = x * 6364136223846793005ull + 1442695040888963407ull;
-            const std::size_t len = run_mean == 1 ? 1 : 1 + (x >> 33) % (2 * run_mean);
-            for (std::size_t i = 0; i < len; ++i) {
-                keys.push_back(r % 2 ? r : -r);
-                values.push_back(static_cast<float>((x >> (i % 20)) % 1000) - 500.0f);
-            }
-        }
-    const std::size_t n = keys.size();
-    std::int32_t* dk = nullptr;
-    float* dv = nullptr;
-    REQUIRE(cudaMalloc(reinterpret_cast<void**>(&dk), n * sizeof(std::int32_t)) == cudaSuccess);
-    REQUIRE(cudaMalloc(reinterpret_cast<void**>(&dv), n * sizeof(float)) == cudaSuccess);
-    REQUIRE(cudaMemcpy(dk, keys.data(), n * sizeof(std::int32_t), cudaMemcpyHostToDevice) == cudaSuccess);
-    REQUIRE(cudaMemcpy(dv, values.data(), n * sizeof(float), cudaMemcpyHostToDevice) == cudaSuccess);
-    const auto got = preduce::cuda::reduce_by_key(dk, dv, n, preduce::argmax);
-    std::vector<std::size_t> starts{0};
-    for (std::size_t i = 1; i < n; ++i)
-        if (keys[i] != keys[i - 1]) starts.push_back(i);
-    starts.push_back(n);
-    REQUIRE(got.keys.size() == starts.size() - 1);
-    for (std::size_t r = 0; r + 1 < starts.size(); ++r) {
-        INFO("run " << r);
-        CHECK(got.keys[r] == keys[starts[r]]);
-        const auto want = preduce::seq::reduce(values.data() + starts[r], starts[r + 1] - starts[r], preduce::argmax);
-        CHECK(got.values[r].value == want.value);
-        CHECK(got.values[r].index == want.index);
-    }
-    // Pageable keys are refused (the runs of host keys are the front end's job).
-    CHECK_THROWS_AS(preduce::cuda::reduce_by_key(keys.data(), dv, n, preduce::sum), preduce::invalid_argument);
-    cudaFree(dk);
-    cudaFree(dv);
-}

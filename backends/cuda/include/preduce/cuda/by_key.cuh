@@ -3,25 +3,85 @@
 //   preduce::cuda::reduce_by_key(keys, values, n, op[, options]) -> by_key_result (host vectors)
 //   preduce::cuda::reduce_by_key(keys, values, n, op, keys_out, values_out[, options]) -> runs
 //                                                   (device outputs, as thrust::reduce_by_key)
-// The runs are found by CUB's DeviceRunLengthEncode (== on the keys: -0.0 and +0.0 are one
-// run, each NaN a run of its own, as the front end's host version) and turned into offsets
-// by an inclusive scan of the run lengths; the values are then reduced per run as segments
-// (grid/segmented_kernels.cuh). CUB counts items in int: n up to 2^31 - 1.
+// A run is a stretch of keys equal by operator== (-0.0 and +0.0 are one run, each NaN a run
+// of its own), as the front end's host version. Sizes are 64-bit.
+//
+// The fast order reads keys and values once (grid/by_key_kernels.cuh); its results are the
+// same bits from call to call. Under precision::deterministic / compensated, and for an
+// indexed reducer that cannot move its indices (no resume), the runs' heads are found by the same
+// kernel and the values reduced as segments (grid/segmented_kernels.cuh), each run with
+// the bits of reducing it alone.
 #include <cuda_runtime_api.h>
 
+#include <climits>
 #include <cstddef>
 #include <cstdint>
-#include <cub/device/device_run_length_encode.cuh>
-#include <cub/device/device_scan.cuh>
-#include <limits>
 #include <string>
 #include <type_traits>
 #include <vector>
 
 #include "preduce/by_key.hpp"
+#include "preduce/cuda/grid/by_key_kernels.cuh"
 #include "preduce/cuda/reduce.cuh"
 
 namespace preduce::cuda {
+
+namespace detail::by_key {
+
+// The one pass serves reducers whose results carry no index, and those that can move their
+// indices (reducers.hpp: resume).
+template <class R>
+concept one_pass = !indexed_v<R> || requires(const R& r, const typename R::result_type& x) {
+    { r.resume(x, std::uint64_t{0}) } -> std::convertible_to<typename R::accumulator_type>;
+};
+
+inline std::size_t aligned(std::size_t bytes) { return (bytes + 255) / 256 * 256; }
+
+// The runs of keys[0, n) into keys_out and, with Values, their results into values_out, or,
+// without, their heads into heads_out. Returns the number of runs; waits for the stream.
+template <bool Values, class K, class R>
+std::uint64_t enqueue(const R& r, const K* keys, const typename R::value_type* values, std::uint64_t n, K* keys_out,
+                      typename R::result_type* values_out, std::uint64_t* heads_out, cudaStream_t stream) {
+    using A = typename R::accumulator_type;
+    constexpr int threads = tuning::by_key_threads;
+    constexpr int items = Values ? tuning::by_key_items(sizeof(K), sizeof(typename R::value_type),
+                                                        sizeof(typename R::result_type))
+                                 : tuning::by_key_items(sizeof(K), 0, sizeof(std::uint64_t));
+    constexpr std::uint64_t tile = static_cast<std::uint64_t>(threads) * items;
+    const std::uint64_t tiles = (n + tile - 1) / tile;
+    if (tiles > static_cast<std::uint64_t>(INT_MAX))
+        throw invalid_argument("preduce::cuda::reduce_by_key: " + std::to_string(n) + " pairs; at most " +
+                               std::to_string(static_cast<std::uint64_t>(INT_MAX) * tile) + " are supported");
+    const int t = static_cast<int>(tiles);
+    std::size_t state_bytes = 0;
+    check(count_state::AllocationSize(t, state_bytes), "cub::ScanTileState::AllocationSize");
+    const std::size_t per_tile = Values ? 2 * sizeof(A) + 2 * sizeof(std::uint64_t) + 1 : 0;
+    device_buffer scratch(aligned(state_bytes) + tiles * per_tile, stream);
+    char* p = scratch.as<char>();
+    count_state counts;
+    check(counts.Init(t, p, state_bytes), "cub::ScanTileState::Init");
+    p += aligned(state_bytes);
+    tile_pieces<A> pieces{};
+    pieces.runs = result_slot<unsigned long long>();  // written by the last tile, read here after the sync
+    if constexpr (Values) {
+        static_assert(alignof(A) <= alignof(std::uint64_t));
+        pieces.open_head = reinterpret_cast<std::uint64_t*>(p);
+        pieces.open_rank = pieces.open_head + tiles;
+        pieces.prefix = reinterpret_cast<A*>(pieces.open_rank + tiles);
+        pieces.open = pieces.prefix + tiles;
+        pieces.status = reinterpret_cast<std::uint8_t*>(pieces.open + tiles);
+    }
+    launch("by_key init_counts launch", init_counts, static_cast<unsigned>((tiles + 255) / 256), 256, stream, counts, t);
+    launch("by_key reduce_tiles launch", reduce_tiles<threads, items, Values, K, R>, static_cast<unsigned>(tiles),
+           threads, stream, r, keys, values, n, keys_out, values_out, heads_out, pieces, counts);
+    if constexpr (Values)
+        launch("by_key join_runs launch", join_runs<R>, static_cast<unsigned>((tiles * 32 + 255) / 256), 256, stream, r,
+               t, pieces, values_out);
+    check(cudaStreamSynchronize(stream), "cudaStreamSynchronize (kernel errors surface here)");
+    return *pieces.runs;
+}
+
+} // namespace detail::by_key
 
 // Into the caller's device (or managed) outputs: keys_out and values_out hold n entries at
 // least (every key may be a run). Returns the number of runs. Waits for the stream.
@@ -36,9 +96,6 @@ std::size_t reduce_by_key(const K* keys, const T* values, std::size_t n, const O
     using R = std::remove_cvref_t<decltype(r)>;
     static_assert(std::is_same_v<Result, typename R::result_type>, "values_out must be of the reducer's result type");
     if (n == 0) return 0;
-    if (n > static_cast<std::size_t>(std::numeric_limits<int>::max()))
-        throw invalid_argument("preduce::cuda::reduce_by_key: " + std::to_string(n) +
-                               " elements; runs are found with CUB, which counts items in int (at most 2^31 - 1)");
     pd::check_array(keys, n);
     pd::check_array(values, n);
     const detail::error_state_guard errors;
@@ -48,29 +105,18 @@ std::size_t reduce_by_key(const K* keys, const T* values, std::size_t n, const O
         throw invalid_argument("preduce::cuda::reduce_by_key: the keys are pageable host memory; give device, managed or "
                                "pinned keys, or call preduce::reduce_by_key, which finds the runs on the host");
     const detail::device_scope on_owner(where.owner);
-    // Run lengths, then offsets in place (offsets[0] = 0, offsets[i + 1] = end of run i), and the count.
-    detail::device_buffer offsets((n + 1) * sizeof(std::uint64_t), stream), count(sizeof(int), stream);
-    std::uint64_t* ends = offsets.as<std::uint64_t>() + 1;
-    std::size_t encode_bytes = 0, scan_bytes = 0;
-    const int items = static_cast<int>(n);
-    detail::check(cub::DeviceRunLengthEncode::Encode(nullptr, encode_bytes, keys, keys_out, ends, count.as<int>(), items, stream),
-                  "cub::DeviceRunLengthEncode::Encode");
-    detail::check(cub::DeviceScan::InclusiveSum(nullptr, scan_bytes, ends, ends, items, stream),
-                  "cub::DeviceScan::InclusiveSum");
-    detail::device_buffer temp(encode_bytes > scan_bytes ? encode_bytes : scan_bytes, stream);
-    detail::check(cudaMemsetAsync(offsets.as<std::uint64_t>(), 0, sizeof(std::uint64_t), stream), "cudaMemsetAsync");
-    detail::check(cub::DeviceRunLengthEncode::Encode(temp.as<void>(), encode_bytes, keys, keys_out, ends, count.as<int>(),
-                                                      items, stream),
-                  "cub::DeviceRunLengthEncode::Encode");
-    int* runs = detail::result_slot<int>();
-    detail::check(cudaMemcpyAsync(runs, count.as<int>(), sizeof(int), cudaMemcpyDeviceToHost, stream), "cudaMemcpyAsync");
-    detail::check(cudaStreamSynchronize(stream), "cudaStreamSynchronize");
-    const auto m = static_cast<std::size_t>(*runs);
-    detail::check(cub::DeviceScan::InclusiveSum(temp.as<void>(), scan_bytes, ends, ends, static_cast<int>(m), stream),
-                  "cub::DeviceScan::InclusiveSum");
+    if constexpr (detail::by_key::one_pass<R> && std::is_pointer_v<source_t<R>>) {
+        if (opts.precision == precision::fast)
+            return detail::by_key::enqueue<true>(r, keys, values, n, keys_out, values_out, nullptr, stream);
+    }
+    // The fixed orders: the runs' heads, then the values as segments.
+    detail::device_buffer offsets((n + 1) * sizeof(std::uint64_t), stream);
+    std::uint64_t* heads = offsets.as<std::uint64_t>();
+    const std::uint64_t m = detail::by_key::enqueue<false>(r, keys, static_cast<const typename R::value_type*>(nullptr), n,
+                                                           keys_out, static_cast<Result*>(nullptr), heads, stream);
     options o = opts;
     o.stream = stream;
-    reduce_segments_with(values, n, pd::offsets_form(offsets.as<const std::uint64_t>(), m), r, values_out, o);
+    reduce_segments_with(values, n, pd::offsets_form(static_cast<const std::uint64_t*>(heads), m), r, values_out, o);
     return m;
 }
 

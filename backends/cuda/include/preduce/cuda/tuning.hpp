@@ -48,6 +48,19 @@ inline constexpr int segment_threads = 256;
 // of 2^28 floats in 1-element segments: 2.09 ms without the cap, 1.76 ms with it.
 inline constexpr int segment_group_blocks_per_sm = 8;
 
+// Runs of equal keys (grid/by_key_kernels.cuh): a tile of threads x items pairs per block.
+// A thread loads about 96 bytes of keys and values before it folds, and a tile's runs
+// (a key and a result each) are gathered in at most 32 KiB of shared memory.
+inline constexpr int by_key_threads = 256;
+// Blocks per SM that reduce_tiles' registers are capped for.
+inline constexpr int by_key_blocks_per_sm = 3;
+constexpr int by_key_items(std::size_t key_bytes, std::size_t value_bytes, std::size_t result_bytes) {
+    const std::size_t by_loads = 96 / (key_bytes + value_bytes);
+    const std::size_t by_gather = (std::size_t{32} << 10) / (by_key_threads * (key_bytes + result_bytes));
+    const std::size_t items = by_loads < by_gather ? by_loads : by_gather;
+    return items < 1 ? 1 : items > 16 ? 16 : static_cast<int>(items);
+}
+
 // The fixed order (grid/fixed_order/).
 // Threads of fixed_blocks and fixed_blocks_bulk: 8 warps, a block of data in flight each.
 inline constexpr int fixed_block_threads = 256;
