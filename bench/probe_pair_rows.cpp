@@ -1,5 +1,7 @@
 // vs_probe/openmp/sum/<type>/<n>: the openmp backend's sum through the front end and the read
-// probe on as many threads, called in turn on the same windows in one row (time_interleaved),
+// probe on as many threads, called in turn on the same windows in one row (time_interleaved);
+// vs_probe/openmp/segments/f32/<n>/seg:16 and vs_probe/openmp/columns/f32/<n>/<side>x<side>
+// the same for row sums of 16 elements and the column sums of a square matrix;
 // so that a drift of the machine's bandwidth moves both alike. Counters: openmp_us and
 // probe_us (median calls), of_probe = probe_us / openmp_us (1.0: the sum reads at the probe's
 // speed). The separate reduce/ and anchor/ rows run seconds apart, and on a small shared
@@ -9,7 +11,9 @@
 #include <algorithm>
 #include <exception>
 #include <functional>
+#include <memory>
 #include <string>
+#include <type_traits>
 #include <vector>
 
 #include <preduce/preduce.hpp>
@@ -21,18 +25,17 @@
 
 namespace preduce_bench {
 
-template <class T>
-void register_probe_pair_rows(std::size_t n, std::span<const preduce::backend> backends) {
-    if (std::find(backends.begin(), backends.end(), preduce::backend::openmp) == backends.end()) return;
-    const std::string name = "vs_probe/openmp/sum/" + std::string(type_tag<T>()) + "/" + std::to_string(n);
-    benchmark::RegisterBenchmark(name.c_str(), [n](benchmark::State& st) {
+namespace {
+
+// One vs_probe row: call(window) and the probe over the same n elements, interleaved.
+template <class T, class Call>
+void register_pair(const std::string& name, std::size_t n, Call call) {
+    benchmark::RegisterBenchmark(name.c_str(), [n, call](benchmark::State& st) {
         windows<T> w(n);
         const int threads = omp_get_max_threads();
         using call_t = std::function<void(std::size_t)>;
         std::vector<candidate<call_t>> c;
-        c.push_back({"openmp", [&](std::size_t) {
-                         benchmark::DoNotOptimize(preduce::reduce(preduce::backend::openmp, w.next(), n, preduce::sum));
-                     }});
+        c.push_back({"openmp", [&](std::size_t) { call(w.next()); }});
         c.push_back({"probe", [&](std::size_t) { benchmark::DoNotOptimize(read_probe(w.next(), n * sizeof(T), threads)); }});
         try {
             time_interleaved(st, n * sizeof(T), c);
@@ -45,6 +48,39 @@ void register_probe_pair_rows(std::size_t n, std::span<const preduce::backend> b
     })
         ->UseManualTime()
         ->Unit(benchmark::kMillisecond);
+}
+
+} // namespace
+
+template <class T>
+void register_probe_pair_rows(std::size_t n, std::span<const preduce::backend> backends) {
+    if (std::find(backends.begin(), backends.end(), preduce::backend::openmp) == backends.end()) return;
+    const std::string tail = std::string(type_tag<T>()) + "/" + std::to_string(n);
+    register_pair<T>("vs_probe/openmp/sum/" + tail, n, [n](const T* x) {
+        benchmark::DoNotOptimize(preduce::reduce(preduce::backend::openmp, x, n, preduce::sum));
+    });
+    if constexpr (std::is_same_v<T, float>) {
+        // Many results: row sums of 16 elements (reduce_batches), and column sums (axis 0) of
+        // the square matrix of n elements, against the probe over the same bytes.
+        auto sums = std::make_shared<std::vector<T>>(n / 16);
+        register_pair<T>("vs_probe/openmp/segments/" + tail + "/seg:16", n, [n, sums](const T* x) {
+            preduce::reduce_batches(preduce::backend::openmp, std::span<const T>(x, n), 16, preduce::sum, *sums);
+            benchmark::DoNotOptimize(sums->data());
+        });
+        std::size_t side = 1;
+        while (side * side * 4 <= n) side *= 2;
+        if (side * side == n) {
+            auto columns = std::make_shared<std::vector<T>>(side);
+            register_pair<T>("vs_probe/openmp/columns/" + tail + "/" + std::to_string(side) + "x" + std::to_string(side), n,
+                             [side, columns](const T* x) {
+                                 const std::vector<std::size_t> shape{side, side};
+                                 const std::vector<int> axes{0};
+                                 preduce::reduce_axes(preduce::backend::openmp, x, shape, axes, preduce::sum,
+                                                      columns->data(), columns->size());
+                                 benchmark::DoNotOptimize(columns->data());
+                             });
+        }
+    }
 }
 
 template void register_probe_pair_rows<float>(std::size_t, std::span<const preduce::backend>);

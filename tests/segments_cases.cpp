@@ -242,10 +242,12 @@ TEST_CASE("segments: one huge segment, NaN and ties inside segments, two inputs,
 TEMPLATE_TEST_CASE("fixed-size batches: every size, each batch as if reduced alone", "[segments][batches]",
                    std::int32_t, float, double) {
     using T = TestType;
-    for (std::size_t k : {std::size_t{1}, std::size_t{3}, std::size_t{32}, std::size_t{33}, std::size_t{4096},
-                          std::size_t{4097}, std::size_t{65537}}) {
-        // 2^18 elements in all (2^16 under the sanitizers: each batch is checked against seq).
-        const std::size_t m = std::max<std::size_t>(1, (std::size_t{1} << (instrumented ? 16 : 18)) / k);
+    // 4 .. 64: the lengths that the host backends fold several batches at a time across the
+    // SIMD lanes (a count that leaves a remainder of batches for the one-at-a-time fold).
+    for (std::size_t k : {std::size_t{1}, std::size_t{3}, std::size_t{4}, std::size_t{8}, std::size_t{16}, std::size_t{32},
+                          std::size_t{33}, std::size_t{64}, std::size_t{4096}, std::size_t{4097}, std::size_t{65537}}) {
+        // About 2^18 elements in all (2^16 under the sanitizers: each batch is checked against seq).
+        const std::size_t m = std::max<std::size_t>(1, (std::size_t{1} << (instrumented ? 16 : 18)) / k) - (k <= 64 ? 3 : 0);
         const auto x = random_values<T>(m * k, 105 + k);
         std::vector<std::uint64_t> offsets(m + 1);
         for (std::size_t s = 0; s <= m; ++s) offsets[s] = s * k;

@@ -8,7 +8,9 @@
 //  - contiguous segments (offsets, fixed): a task folds a run of whole small segments, or
 //    one piece of a large one; a large segment's pieces are combined in order afterwards.
 //    Each segment or piece goes through the single-range folds (host_fold: SIMD lanes; the
-//    fixed order's host_block_values), with indices counted from the segment's start.
+//    fixed order's host_block_values), with indices counted from the segment's start;
+//    float and double sums of short fixed segments fold several at once across the lanes
+//    (fold/short_segment_sums.hpp).
 //  - strided segments (o, c): a task takes a band of columns and a run of rows and keeps
 //    one accumulator per column (fixed order: 32 lanes per column), so the loop over a row
 //    vectorises across columns, and every column sees its rows in order, which keeps
@@ -27,6 +29,7 @@
 #include "preduce/detail/algorithm/fixed_order/order.hpp"
 #include "preduce/detail/algorithm/segment_layout.hpp"
 #include "preduce/host_simd/fixed_order_blocks.hpp"
+#include "preduce/host_simd/fold/short_segment_sums.hpp"
 #include "preduce/host_simd/lane_fold.hpp"
 #include "preduce/precision.hpp"
 #include "preduce/source.hpp"
@@ -77,6 +80,13 @@ inline contiguous_plan plan_contiguous(const segment_layout& L, std::size_t alig
         start = end;
         elements = 0;
     };
+    if (L.form == segment_form::fixed && L.size <= chunk) {  // equal short segments: no need to look at each
+        const std::uint64_t per = std::max<std::uint64_t>(1, std::min<std::uint64_t>(
+                                                                 L.size == 0 ? tuning::task_segments : chunk / L.size,
+                                                                 tuning::task_segments));
+        for (std::uint64_t s = 0; s < L.count; s += per) p.tasks.push_back({s, std::min(L.count, s + per), 0, 0, -1});
+        return p;
+    }
     for (std::uint64_t s = 0; s < L.count; ++s) {
         const std::uint64_t len = L.length(s);
         if (len > chunk) {
@@ -121,6 +131,13 @@ typename R::accumulator_type fold_range(const R& r, source_t<R> seg, std::uint64
 template <bool Avx2, class R>
 void fold_segments(const R& r, source_t<R> src, const segment_layout& L, std::uint64_t first, std::uint64_t last,
                    typename R::result_type* out) {
+#if defined(PREDUCE_SHORT_SUMS)
+    // Float and double sums of short equal segments: several segments across the lanes.
+    if constexpr ((Avx2 || !short_sums_dispatched) &&
+                  (std::is_same_v<R, sum_reducer<float>> || std::is_same_v<R, sum_reducer<double>>))
+        if (L.form == segment_form::fixed && short_segments_fit<typename R::value_type>(L.size))
+            first = sum_short_segments(src, L.size, first, last, out);
+#endif
     for (std::uint64_t s = first; s < last; ++s) {
         const std::uint64_t len = L.length(s);
         const auto seg = src + L.begin(s);
@@ -242,24 +259,50 @@ inline strided_plan plan_strided(const segment_layout& L, std::size_t threads, s
     return p;
 }
 
-// acc[c - c0] folded over rows [j0, j1) of band [c0, c1) of outer index o.
+// acc[c - c0] folded over rows [j0, j1) of band [c0, c1) of outer index o. Four rows at a
+// time are combined in registers, in row order, before they meet acc: a quarter of the
+// accumulators' loads and stores, which otherwise outnumber the data's loads.
 template <class R>
 void fold_band(const R& r, source_t<R> src, const segment_layout& L, const strided_task& k,
                typename R::accumulator_type* acc) {
-    constexpr std::uint64_t rows_ahead = 4;
+    constexpr std::uint64_t rows_ahead = 4, together = 4;
     const std::uint64_t C = L.inner, M = L.size, w = k.c1 - k.c0;
-    for (std::uint64_t j = k.j0; j < k.j1; ++j) {
-        const auto row = src + ((k.o * M + j) * C + k.c0);
-        // The hardware prefetchers stop at page boundaries, and a band's piece of a row is a
-        // page or two, a row apart: the piece a few rows ahead is prefetched by hand.
+    const auto row_of = [&](std::uint64_t j) { return src + ((k.o * M + j) * C + k.c0); };
+    // The hardware prefetchers stop at page boundaries, and a band's piece of a row is a
+    // page or two, a row apart: the pieces a few rows ahead are prefetched by hand.
+    const auto prefetch = [&](std::uint64_t j) {
         if constexpr (std::is_pointer_v<source_t<R>>)
-            if (j + rows_ahead < k.j1)
-                for (std::uint64_t b = 0; b < w * sizeof(*row); b += 64)
-                    __builtin_prefetch(reinterpret_cast<const char*>(row + rows_ahead * C) + b);
+            if (j < k.j1)
+                for (std::uint64_t b = 0; b < w * sizeof(*row_of(j)); b += 64)
+                    __builtin_prefetch(reinterpret_cast<const char*>(row_of(j)) + b);
+    };
+    std::uint64_t j = k.j0;
+    for (; j + together <= k.j1; j += together) {
+        const auto r0 = row_of(j), r1 = row_of(j + 1), r2 = row_of(j + 2), r3 = row_of(j + 3);
+        for (std::uint64_t a = 0; a < together; ++a) prefetch(j + rows_ahead + a);
+        PREDUCE_PRAGMA_OMP_SIMD
+        for (std::uint64_t c = 0; c < w; ++c) {
+            const auto first = R::combine(r.lift(r0[c], j), r.lift(r1[c], j + 1));
+            const auto second = R::combine(r.lift(r2[c], j + 2), r.lift(r3[c], j + 3));
+            acc[c] = R::combine(acc[c], R::combine(first, second));
+        }
+    }
+    for (; j < k.j1; ++j) {
+        const auto row = row_of(j);
+        prefetch(j + rows_ahead);
         PREDUCE_PRAGMA_OMP_SIMD
         for (std::uint64_t c = 0; c < w; ++c) acc[c] = R::combine(acc[c], r.lift(row[c], j));
     }
 }
+
+#if defined(PREDUCE_HOST_AVX2_DISPATCH)
+// fold_band compiled for AVX2 (chosen at run time, as host_fold is): twice the lanes a row.
+template <class R>
+__attribute__((target("avx2"), flatten)) void fold_band_avx2(const R& r, source_t<R> src, const segment_layout& L,
+                                                              const strided_task& k, typename R::accumulator_type* acc) {
+    fold_band(r, src, L, k, acc);
+}
+#endif
 
 template <class R, class Exec>
 void strided_fast(const R& r, source_t<R> src, const segment_layout& L, typename R::result_type* out, std::size_t threads,
@@ -270,11 +313,16 @@ void strided_fast(const R& r, source_t<R> src, const segment_layout& L, typename
     const std::uint64_t width = std::min<std::uint64_t>(C, tuning::band_columns);
     // With row pieces, each task leaves its band's partials in a slot of its own.
     std::vector<A> partial(p.row_pieces > 1 ? p.tasks.size() * width : 0, R::identity());
+    [[maybe_unused]] const bool avx2 = use_avx2();
     exec(p.tasks.size(), [&](std::size_t t) {
         const strided_task& k = p.tasks[t];
         std::vector<A> local(p.row_pieces > 1 ? 0 : k.c1 - k.c0, R::identity());
         A* acc = p.row_pieces > 1 ? partial.data() + t * width : local.data();
-        fold_band(r, src, L, k, acc);
+#if defined(PREDUCE_HOST_AVX2_DISPATCH)
+        if (avx2) fold_band_avx2(r, src, L, k, acc);
+        else
+#endif
+            fold_band(r, src, L, k, acc);
         if (p.row_pieces == 1)
             for (std::uint64_t c = k.c0; c < k.c1; ++c) out[k.o * C + c] = r.finish(acc[c - k.c0]);
     });
