@@ -6,10 +6,11 @@
 //   batches/preduce/sum/float32/268435456/seg:<k>     the same segments without offsets
 //   columns/<who>/sum/float32/16384x16384              axis 0 of a row-major matrix
 //   segments/probe/float32/268435456                   a read of the same bytes: the ceiling
-//   by_key/<who>/sum/int32-float32/268435456/run:<r>  runs of equal int32 keys of mean length
-//                                                      r beside float values, into device
-//                                                      outputs (preduce::cuda::reduce_by_key,
-//                                                      thrust::reduce_by_key)
+//   by_key/<who>/sum/<K>-<V>/<pairs>/run:<r>           runs of equal keys of mean length r
+//                                                      beside values, 1 GiB of pairs (int32
+//                                                      and float32, int64 and float64), into
+//                                                      device outputs (preduce::cuda::
+//                                                      reduce_by_key, thrust::reduce_by_key)
 // Timed on the host clock around each call (what the caller waits for), the stream
 // synchronised before and after; outputs in device memory. GB/s counts the data bytes.
 #include <benchmark/benchmark.h>
@@ -162,22 +163,44 @@ void register_segment_rows(const std::string& label, std::size_t k) {
     });
 }
 
-// Keys with runs of mean length `run` (1: every key differs from its neighbours).
-const std::int32_t* run_keys(std::size_t run) {
+// `pairs` keys of type K with runs of mean length `run` (1: every key differs from its
+// neighbours).
+template <class K>
+const K* run_keys(std::size_t pairs, std::size_t run) {
     static std::vector<std::unique_ptr<device_array>> keep;
-    constexpr std::size_t pairs = std::size_t{1} << 27;  // int count limit of CUB's run-length encode, with room
-    std::vector<std::int32_t> k(pairs);
+    std::vector<K> k(pairs);
     std::mt19937_64 rng(11);
     std::size_t i = 0;
-    std::int32_t key = 0;
+    K key = 0;
     while (i < pairs) {
         const std::size_t len = run == 1 ? 1 : 1 + rng() % (2 * run - 1);
         for (std::size_t j = 0; j < len && i < pairs; ++j) k[i++] = key;
         ++key;
     }
-    keep.push_back(std::make_unique<device_array>(pairs * sizeof(std::int32_t)));
-    check(cudaMemcpy(keep.back()->p, k.data(), pairs * sizeof(std::int32_t), cudaMemcpyHostToDevice), "keys");
-    return keep.back()->as<std::int32_t>();
+    keep.push_back(std::make_unique<device_array>(pairs * sizeof(K)));
+    check(cudaMemcpy(keep.back()->p, k.data(), pairs * sizeof(K), cudaMemcpyHostToDevice), "keys");
+    return keep.back()->as<K>();
+}
+
+// Runs of equal keys beside values, into device outputs, preduce and Thrust: 1 GiB of pairs
+// (2^27 int32/float, 2^26 int64/double; the values are the first bytes of data()).
+template <class K, class V>
+void register_by_key_rows(const std::string& types) {
+    const std::size_t pairs = (std::size_t{1} << 30) / (sizeof(K) + sizeof(V));
+    cudaStream_t s = cudaStreamPerThread;
+    const V* values = reinterpret_cast<const V*>(data());
+    for (std::size_t run : {std::size_t{1}, std::size_t{16}, std::size_t{1024}}) {
+        const K* keys = run_keys<K>(pairs, run);
+        auto* keys_out = outputs<K>(pairs);
+        V* values_out = outputs<V>(pairs);
+        const std::string tail = "/sum/" + types + "/" + std::to_string(pairs) + "/run:" + std::to_string(run);
+        row("by_key/preduce" + tail, pairs * (sizeof(K) + sizeof(V)), [=] {
+            preduce::cuda::reduce_by_key(keys, values, pairs, preduce::sum, keys_out, values_out, {.stream = s});
+        });
+        row("by_key/thrust" + tail, pairs * (sizeof(K) + sizeof(V)), [=] {
+            thrust::reduce_by_key(thrust::cuda::par.on(s), keys, keys + pairs, values, keys_out, values_out);
+        });
+    }
 }
 
 } // namespace
@@ -203,19 +226,8 @@ void register_segments() {
     row("columns/preduce/sum/float32/16384x16384", n * sizeof(float), [=] {
         preduce::cuda::reduce_segments_with(data(), n, L, preduce::sum_reducer<float>{}, cols, {.stream = s});
     });
-    constexpr std::size_t pairs = std::size_t{1} << 27;
-    for (std::size_t run : {std::size_t{1}, std::size_t{16}, std::size_t{1024}}) {
-        const std::int32_t* keys = run_keys(run);
-        auto* keys_out = outputs<std::int32_t>(pairs);
-        float* values_out = outputs<float>(pairs);
-        const std::string tail = "/sum/int32-float32/" + std::to_string(pairs) + "/run:" + std::to_string(run);
-        row("by_key/preduce" + tail, pairs * (sizeof(std::int32_t) + sizeof(float)), [=] {
-            preduce::cuda::reduce_by_key(keys, data(), pairs, preduce::sum, keys_out, values_out, {.stream = s});
-        });
-        row("by_key/thrust" + tail, pairs * (sizeof(std::int32_t) + sizeof(float)), [=] {
-            thrust::reduce_by_key(thrust::cuda::par.on(s), keys, keys + pairs, data(), keys_out, values_out);
-        });
-    }
+    register_by_key_rows<std::int32_t, float>("int32-float32");
+    register_by_key_rows<std::int64_t, double>("int64-float64");
     auto* sink = outputs<unsigned>(1);
     row("segments/probe/float32/" + std::to_string(n), n * sizeof(float), [=] {
         probe<<<132 * 8, 256, 0, s>>>(reinterpret_cast<const uint4*>(data()), n / 4, sink);
