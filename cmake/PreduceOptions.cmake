@@ -36,6 +36,11 @@ foreach(entry IN LISTS _preduce_table_entries)
   endif()
 endforeach()
 preduce_backend_option(MPI "MPI layer")
+# The Python module (python/): AUTO builds it where pybind11, the Python headers and NumPy are
+# found for PREDUCE_PYTHON.
+preduce_backend_option(PYTHON "Python module")
+set(PREDUCE_PYTHON "" CACHE FILEPATH
+    "Python interpreter the module is built for (default: Debian's /usr/bin/python3 where it has NumPy, else python3 on PATH)")
 
 option(PREDUCE_BUILD_TESTS "Build the test suite" ${PROJECT_IS_TOP_LEVEL})
 option(PREDUCE_BUILD_BENCH "Build the Google Benchmark suite" ${PROJECT_IS_TOP_LEVEL})

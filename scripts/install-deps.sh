@@ -11,6 +11,7 @@ packages=(
   libssl-dev                           # its SHA-256 of many-results runs (OpenSSL's EVP)
   libtrilinos-kokkos-dev               # Kokkos backend (Kokkos 3.4.1, Serial)
   python3-matplotlib                   # bench/plot.py (PNG/SVG plots of the benchmark JSON)
+  pybind11-dev python3-dev python3-numpy python3-pytest  # the Python module (python/) and its pytest suite
   libopenmpi-dev openmpi-bin           # preduce::mpi and its mpirun tests
   clang libclang-rt-dev libomp-dev llvm  # scripts/ci/fuzz.sh: libFuzzer (only recommended by clang), OpenMP for clang, llvm-symbolizer
 )

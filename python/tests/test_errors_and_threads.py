@@ -1,0 +1,104 @@
+"""Bad input raises before any work (TypeError, ValueError, preduce.BackendUnavailable), never
+a crash; concurrent calls from Python threads agree with single calls."""
+import threading
+
+import numpy as np
+import pytest
+
+import preduce
+
+
+def test_bad_types_and_values():
+    with pytest.raises(TypeError):
+        preduce.sum(np.array(["a", "b"]))
+    with pytest.raises(TypeError):
+        preduce.sum(np.array([1 + 2j]))
+    with pytest.raises(TypeError):
+        preduce.sum(np.array([True, False]))
+    with pytest.raises(TypeError):
+        preduce.sum(None)
+    with pytest.raises(TypeError):
+        preduce.sum([1.0, 2.0])  # a list has no buffer: give an array
+    with pytest.raises(ValueError):
+        preduce.sum(np.ones(3), backend="gpu-please")
+    with pytest.raises(ValueError):
+        preduce.sum(np.ones(3), precision="exact")
+    with pytest.raises(ValueError):
+        preduce.sum(np.ones(3), threads=-1)
+    with pytest.raises(ValueError):
+        preduce.sum(np.ones((2, 2)), axis=2)
+    with pytest.raises(ValueError):
+        preduce.sum(np.ones((2, 2)), axis=(0, 0))
+    with pytest.raises(TypeError):
+        preduce.argmin(np.ones((2, 2)), axis=(0, 1))
+    with pytest.raises(ValueError):
+        preduce.min(np.ones(0))
+    with pytest.raises(ValueError):
+        preduce.reduce_segments(np.ones(4), [0, -1, 4])
+    with pytest.raises(ValueError):
+        preduce.reduce_segments(np.ones(4), [0, 3, 2])  # decreasing
+    with pytest.raises(ValueError):
+        preduce.reduce_segments(np.ones(4), [0, 5])  # past the end
+    with pytest.raises(TypeError):
+        preduce.reduce_segments(np.ones(4), [0.0, 4.0])
+    with pytest.raises(ValueError):
+        preduce.reduce_segments(np.ones(4), [0, 4], "median")
+    with pytest.raises(ValueError):
+        preduce.reduce_by_key(np.ones(3, dtype=np.int32), np.ones(4))
+    with pytest.raises(ValueError):
+        preduce.dot(np.ones(3), np.ones(4))
+    with pytest.raises(TypeError):
+        preduce.dot(np.ones(3), np.ones(3, dtype=np.float32))
+    with pytest.raises(ValueError):
+        preduce.reduce_batches(np.ones(10), 3)
+
+
+def test_out_is_checked_before_any_work():
+    out = np.zeros(2)
+    out.setflags(write=False)
+    with pytest.raises(ValueError):
+        preduce.reduce_segments(np.ones(4), [0, 2, 4], out=out)
+    with pytest.raises(TypeError):
+        preduce.reduce_segments(np.ones(4), [0, 2, 4], out=np.zeros(2, dtype=np.float32))
+    with pytest.raises(ValueError):
+        preduce.reduce_segments(np.ones(4), [0, 2, 4], out=np.zeros(3))
+
+
+def test_released_buffer_is_refused():
+    m = memoryview(np.ones(8))
+    m.release()
+    with pytest.raises(ValueError):
+        preduce.sum(m)
+
+
+def test_unavailable_backend_is_its_own_exception():
+    missing = [b for b in ("seq", "openmp", "kokkos", "cuda") if b not in preduce.backends()]
+    for b in missing:
+        with pytest.raises(preduce.BackendUnavailable):
+            preduce.sum(np.ones(4), backend=b)
+    assert issubclass(preduce.BackendUnavailable, preduce.Error)
+    assert issubclass(preduce.Error, RuntimeError)
+    assert preduce.describe("seq")
+
+
+def test_threads_calling_at_once():
+    rng = np.random.default_rng(9)
+    arrays = [rng.standard_normal(1 << 16).astype(np.float32) for _ in range(8)]
+    want = [preduce.sum(a, precision="deterministic").tobytes() for a in arrays]
+    got = [None] * 64
+    errors = []
+
+    def work(i):
+        try:
+            for _ in range(20):
+                got[i] = preduce.sum(arrays[i % 8], precision="deterministic").tobytes()
+        except Exception as e:  # noqa: BLE001 -- reported below
+            errors.append(e)
+
+    threads = [threading.Thread(target=work, args=(i,)) for i in range(64)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    assert not errors
+    assert all(got[i] == want[i % 8] for i in range(64))
