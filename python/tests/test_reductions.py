@@ -129,3 +129,44 @@ def test_deterministic_bits_are_the_same_everywhere():
     assert len(comp) == 1
     assert preduce.dot(x, x, precision="deterministic").tobytes() == \
         preduce.dot(x, x, backend="seq", precision="deterministic").tobytes()
+
+
+def golden_values(dtype, n, stream):
+    """tests/support/golden_inputs.hpp in NumPy: splitmix64, then a signed integer of the
+    type's precision scaled by 2^[-40, 0], exact in the type."""
+    p = 24 if dtype == np.float32 else 53
+    with np.errstate(over="ignore"):
+        golden = np.uint64(0x9E3779B97F4A7C15)
+        z = np.uint64(stream) * golden + np.arange(1, n + 1, dtype=np.uint64) * golden
+        z = (z ^ (z >> np.uint64(30))) * np.uint64(0xBF58476D1CE4E5B9)
+        z = (z ^ (z >> np.uint64(27))) * np.uint64(0x94D049BB133111EB)
+        z ^= z >> np.uint64(31)
+    m = (z >> np.uint64(64 - p)).astype(np.int64) - (1 << (p - 1))
+    e = (z & np.uint64(0xFF)).astype(np.int64) % 41 - 40
+    return np.ldexp(m.astype(dtype), e.astype(np.int32)).astype(dtype)
+
+
+# tests/golden_bits.cpp's pinned bits of the C++ library (sum, sumsq, dot of the streams 1 and 2).
+GOLDEN = {
+    np.float32: [(4097, "deterministic", 0xcba6956f, 0x593686ed, 0x5564cdf6),
+                 (4097, "compensated", 0xcba6956f, 0x593686ed, 0x5564cdf1),
+                 (100003, "deterministic", 0xcc321a8c, 0x5b7f8550, 0xd691f4c8),
+                 (100003, "compensated", 0xcc321a7f, 0x5b7f8551, 0xd691f4c6)],
+    np.float64: [(4097, "deterministic", 0xc344d2a85349bd47, 0x46c6d0dda379fdc1, 0x464c99be36471639),
+                 (100003, "deterministic", 0xc35643076dfb9dac, 0x470ff0aa2b3797ec, 0xc6723e987681b39e),
+                 (100003, "compensated", 0xc35643076dfb9db9, 0x470ff0aa2b3797ed, 0xc6723e987681b3a4)],
+}
+
+
+@pytest.mark.parametrize("dtype", [np.float32, np.float64])
+def test_fixed_order_bits_are_the_cpp_librarys(dtype):
+    x = golden_values(dtype, 100003, 1)
+    y = golden_values(dtype, 100003, 2)
+    as_int = np.uint32 if dtype == np.float32 else np.uint64
+    for n, p, s, sq, d in GOLDEN[dtype]:
+        for b in BACKENDS:
+            for t in (1, 2):
+                kw = {"backend": b, "precision": p, "threads": t}
+                assert int(preduce.sum(x[:n], **kw).view(as_int)) == s
+                assert int(preduce.sumsq(x[:n], **kw).view(as_int)) == sq
+                assert int(preduce.dot(x[:n], y[:n], **kw).view(as_int)) == d
