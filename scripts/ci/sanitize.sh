@@ -29,13 +29,15 @@ kokkos_built=$(date +%s)
 # `undefined` includes float-cast-overflow (out-of-range float -> integer conversion).
 # MPI off: Open MPI's runtime is not instrumented and keeps memory past MPI_Finalize that
 # LeakSanitizer reports, and mpirun's ranks would crowd 2 cores.
+# Python off: an instrumented extension module loads only into an interpreter started with
+# the sanitizer runtimes preloaded; the module's C++ is the library's, checked here already.
 cmake -S . -B "$build" -G Ninja \
   -DCMAKE_CXX_COMPILER=clang++ -DCMAKE_BUILD_TYPE=RelWithDebInfo \
   -DCMAKE_CXX_FLAGS_RELWITHDEBINFO="-O0 -g1" -DCMAKE_CXX_FLAGS="-D_GLIBCXX_ASSERTIONS" \
   -DCMAKE_PROJECT_INCLUDE="$supp/optimize_run_time.cmake" \
   -DPREDUCE_SANITIZE=address,undefined,fuzzer-no-link -DPREDUCE_BUILD_FUZZ=ON \
   -DKokkos_ROOT="$kokkos" -DPREDUCE_ENABLE_KOKKOS=ON \
-  -DPREDUCE_ENABLE_CUDA=OFF -DPREDUCE_ENABLE_MPI=OFF -DPREDUCE_BUILD_BENCH=OFF -DPREDUCE_BUILD_TOOLS=ON \
+  -DPREDUCE_ENABLE_CUDA=OFF -DPREDUCE_ENABLE_MPI=OFF -DPREDUCE_ENABLE_PYTHON=OFF -DPREDUCE_BUILD_BENCH=OFF -DPREDUCE_BUILD_TOOLS=ON \
   -DPREDUCE_BUILD_TESTS=ON >"$build.configure.log"
 grep -E "Kokkos 4\.[0-9.]+ \(.*OPENMP.*\)" "$build.configure.log" ||
   { echo "sanitize: preduce did not configure against Kokkos 4 at $kokkos" >&2; cat "$build.configure.log" >&2; exit 1; }
