@@ -102,3 +102,37 @@ def test_threads_calling_at_once():
         t.join()
     assert not errors
     assert all(got[i] == want[i % 8] for i in range(64))
+
+
+class Interface:
+    """An object offering __cuda_array_interface__ over a NumPy array's memory. Where no GPU
+    is, the library finds the pointer to be host memory and reduces it there; that is enough
+    to check how the interface is read. (The GPU machine's run reads device memory.)"""
+
+    def __init__(self, a, **changes):
+        self.a = a
+        self.__cuda_array_interface__ = {"shape": a.shape, "typestr": a.dtype.str, "data": (a.ctypes.data, True),
+                                         "version": 3, "strides": None, "stream": None, **changes}
+
+
+def test_cuda_array_interface_is_read_as_documented():
+    a = np.arange(1, 101, dtype=np.float32)
+    assert preduce.sum(Interface(a)) == np.float32(5050)
+    assert preduce.max(Interface(a, strides=(4,))) == 100  # C-contiguous strides spelled out
+    assert preduce.argmin(Interface(a, version=2)) == 0
+    with pytest.raises(ValueError):
+        preduce.sum(Interface(a, version=1))
+    with pytest.raises(ValueError):
+        preduce.sum(Interface(a[::2].copy(), strides=(8,), shape=(50,)))  # strided
+    with pytest.raises(ValueError):
+        preduce.sum(Interface(a, mask=(0, False)))
+    with pytest.raises(ValueError):
+        preduce.sum(Interface(a, stream=0))  # version 3 disallows 0
+    with pytest.raises(TypeError):
+        preduce.sum(Interface(a, typestr=">f4"))
+    with pytest.raises(TypeError):
+        preduce.sum(Interface(a, typestr="<c8"))
+    with pytest.raises(ValueError):
+        preduce.sum(Interface(a.reshape(10, 10)), axis=0)  # axes of GPU arrays are not offered
+    with pytest.raises(ValueError):
+        preduce.sum(Interface(a, data=(0, True)))
