@@ -1,0 +1,109 @@
+// Two correct shared-memory hand-offs of the fixed-order kernels, alone, for
+// compute-sanitizer's racecheck (scripts/device/run.sh sanitize runs it under racecheck and
+// reads the report count):
+//   named    warps 1-3 write their rows to shared memory and arrive at a named barrier
+//            (bar.arrive id, 64); warp 0 waits on it (bar.sync id, 64) and reads them: the
+//            staged kernel's hand-off (grid/fixed_order/staged.cuh).
+//   bulk     lane 0 of each warp fetches chunks into a two-deep ring with cp.async.bulk,
+//            completing on an mbarrier; the warp waits on the barrier's phase, reads, and
+//            __syncwarp()s before the chunk is fetched into again: the bulk block pass's
+//            hand-off (grid/fixed_order/bulk.cuh).
+// Both are ordered by the PTX memory model (the barrier's arrive/sync; the mbarrier's phase
+// completion), and each checks its sums, so a failure here is a wrong result, not a report.
+// Without a GPU it exits 77 (skipped).
+#include <cuda_runtime_api.h>
+
+#include <cstdio>
+#include <vector>
+
+#include "preduce/cuda/block/named_barrier.cuh"
+#include "preduce/cuda/grid/bulk_copy.cuh"
+
+namespace {
+
+using namespace preduce::cuda::detail;
+
+constexpr int rows = 32;  // values a lane of warps 1-3 hands to warp 0
+
+__global__ void named_handoff(const float* in, float* out) {
+    __shared__ float stage[3 * 32 * rows];
+    const unsigned warp = threadIdx.x / 32, lane = threadIdx.x % 32;
+    const float* block = in + static_cast<std::size_t>(blockIdx.x) * 4 * 32 * rows;
+    if (warp != 0) {
+        for (int u = 0; u < rows; ++u) stage[(warp - 1) * 32 * rows + u * 32 + lane] = block[warp * 32 * rows + u * 32 + lane];
+        named_arrive(warp, 64);
+        return;
+    }
+    float acc = 0.0f;
+    for (int u = 0; u < rows; ++u) acc += block[u * 32 + lane];
+    for (unsigned w = 1; w < 4; ++w) {
+        named_sync(w, 64);
+        for (int u = 0; u < rows; ++u) acc += stage[(w - 1) * 32 * rows + u * 32 + lane];
+    }
+    out[blockIdx.x * 32 + lane] = acc;
+}
+
+constexpr unsigned chunk_floats = 1024, depth = 2, chunks = 16;  // 4 KiB chunks: 32 KiB of ring a CTA
+
+__global__ void bulk_handoff(const float* in, float* out) {
+    __shared__ alignas(128) float ring[4][depth][chunk_floats];
+    __shared__ alignas(8) unsigned long long bar[4][depth];
+    const unsigned warp = threadIdx.x / 32, lane = threadIdx.x % 32;
+    const float* mine = in + (static_cast<std::size_t>(blockIdx.x) * 4 + warp) * chunks * chunk_floats;
+    if (lane == 0) {
+        for (unsigned d = 0; d < depth; ++d) bulk::barrier_init(&bar[warp][d], 1);
+        bulk::barrier_init_fence();
+    }
+    __syncwarp();
+    const auto fetch = [&](unsigned j) {
+        if (lane != 0) return;
+        bulk::barrier_expect(&bar[warp][j % depth], chunk_floats * sizeof(float));
+        bulk::copy(ring[warp][j % depth], mine + j * chunk_floats, chunk_floats * sizeof(float), &bar[warp][j % depth]);
+    };
+    for (unsigned j = 0; j < depth; ++j) fetch(j);
+    float acc = 0.0f;
+    for (unsigned j = 0; j < chunks; ++j) {
+        bulk::barrier_wait(&bar[warp][j % depth], j / depth % 2);
+        for (unsigned i = lane; i < chunk_floats; i += 32) acc += ring[warp][j % depth][i];
+        __syncwarp();  // every lane has read the chunk before it is fetched into again
+        if (j + depth < chunks) fetch(j + depth);
+    }
+    out[(blockIdx.x * 4 + warp) * 32 + lane] = acc;
+}
+
+bool check(const std::vector<float>& got, std::size_t groups, std::size_t per_lane, const char* what) {
+    // Input value 1 everywhere: each lane's sum is the count it added.
+    for (std::size_t i = 0; i < groups * 32; ++i)
+        if (got[i] != static_cast<float>(per_lane)) {
+            std::printf("%s: lane %zu summed %g, want %zu\n", what, i, got[i], per_lane);
+            return false;
+        }
+    return true;
+}
+
+} // namespace
+
+int main() {
+    int devices = 0;
+    if (cudaGetDeviceCount(&devices) != cudaSuccess || devices == 0) {
+        std::printf("no GPU: skipped\n");
+        return 77;
+    }
+    constexpr unsigned blocks = 64;
+    const std::size_t n = static_cast<std::size_t>(blocks) * 4 * chunks * chunk_floats;
+    std::vector<float> ones(n, 1.0f), got(static_cast<std::size_t>(blocks) * 4 * 32);
+    float *in = nullptr, *out = nullptr;
+    if (cudaMalloc(&in, n * sizeof(float)) != cudaSuccess || cudaMalloc(&out, got.size() * sizeof(float)) != cudaSuccess) return 1;
+    cudaMemcpy(in, ones.data(), n * sizeof(float), cudaMemcpyHostToDevice);
+    named_handoff<<<blocks, 128>>>(in, out);
+    cudaMemcpy(got.data(), out, blocks * 32 * sizeof(float), cudaMemcpyDeviceToHost);
+    bool ok = check(got, blocks, 4 * rows, "named");
+    bulk_handoff<<<blocks, 128>>>(in, out);
+    cudaMemcpy(got.data(), out, got.size() * sizeof(float), cudaMemcpyDeviceToHost);
+    ok = check(got, static_cast<std::size_t>(blocks) * 4, chunks * chunk_floats / 32, "bulk") && ok;
+    const cudaError_t e = cudaDeviceSynchronize();
+    std::printf("%s (%s)\n", ok && e == cudaSuccess ? "sums right" : "WRONG", cudaGetErrorString(e));
+    cudaFree(in);
+    cudaFree(out);
+    return ok && e == cudaSuccess ? 0 : 1;
+}
