@@ -1,5 +1,5 @@
 """preduce from Python: parallel reductions over NumPy arrays (buffer protocol) and GPU arrays
-(__cuda_array_interface__), with NumPy's call shapes and preduce's keywords:
+(__cuda_array_interface__, DLPack), with NumPy's call shapes and preduce's keywords:
 
     preduce.sum(x, axis=None, *, keepdims=False, backend="auto", precision="fast", threads=0)
 

@@ -114,14 +114,83 @@ array_view from_cuda_interface(py::handle obj, const std::string& dtype, const c
     return v;
 }
 
+// DLPack's ABI (dlpack.h, version 0.8; the struct layouts are fixed by the standard).
+struct dl_device {
+    int32_t device_type;  // 1 CPU, 2 CUDA, 3 CUDA host (pinned), 13 CUDA managed
+    int32_t device_id;
+};
+struct dl_dtype {
+    uint8_t code;  // 0 int, 1 uint, 2 float, 4 bfloat
+    uint8_t bits;
+    uint16_t lanes;
+};
+struct dl_tensor {
+    void* data;
+    dl_device device;
+    int32_t ndim;
+    dl_dtype dtype;
+    int64_t* shape;
+    int64_t* strides;  // in elements; null: C-contiguous
+    uint64_t byte_offset;
+};
+struct dl_managed_tensor {
+    dl_tensor dl;
+    void* manager_ctx;
+    void (*deleter)(dl_managed_tensor*);
+};
+
+array_view from_dlpack(py::handle obj, const std::string& dtype, const char* what) {
+    const auto device = obj.attr("__dlpack_device__")().cast<py::tuple>();
+    const int type = device[0].cast<int>();
+    if (type != 1 && type != 2 && type != 3 && type != 13)
+        throw py::value_error(std::string("preduce: ") + what + " is DLPack memory of device type " + std::to_string(type) +
+                              "; preduce reads CPU, CUDA, CUDA host and CUDA managed memory");
+    py::object capsule = type == 2 || type == 13 ? obj.attr("__dlpack__")(py::arg("stream") = 1) : obj.attr("__dlpack__")();
+    auto* managed = static_cast<dl_managed_tensor*>(PyCapsule_GetPointer(capsule.ptr(), "dltensor"));
+    if (managed == nullptr) throw py::error_already_set();
+    // Consumed: the capsule no longer frees the tensor; this view does, after the call.
+    PyCapsule_SetName(capsule.ptr(), "used_dltensor");
+    array_view v;
+    v.tensor = std::shared_ptr<void>(managed, [](void* p) {
+        auto* m = static_cast<dl_managed_tensor*>(p);
+        if (m->deleter != nullptr) m->deleter(m);
+    });
+    v.owner = py::reinterpret_borrow<py::object>(obj);
+    v.on_gpu = type == 2 || type == 13;
+    const dl_tensor& t = managed->dl;
+    const char kind = t.dtype.code == 0 ? 'i' : t.dtype.code == 1 ? 'u' : t.dtype.code == 2 ? 'f' : 0;
+    if (t.dtype.lanes != 1) unsupported(what, "a vector DLPack type");
+    if (t.dtype.code == 4 && t.dtype.bits == 16) {
+        v.type = element::bf16;
+    } else if (kind == 0 || !element_of(kind, t.dtype.bits / 8u, v.type) || t.dtype.bits % 8 != 0) {
+        unsupported(what, "DLPack code " + std::to_string(t.dtype.code) + ", " + std::to_string(t.dtype.bits) + " bits");
+    }
+    if (!(v.type == element::bf16 && dtype == "bfloat16")) apply_dtype(v, dtype, what);  // bfloat16 already
+    std::int64_t expect = 1;
+    for (int32_t i = t.ndim; i-- > 0;) {
+        if (t.strides != nullptr && t.shape[i] > 1 && t.strides[i] != expect)
+            throw py::value_error(std::string("preduce: ") + what + " is a strided DLPack tensor; give a C-contiguous one");
+        expect *= t.shape[i];
+    }
+    for (int32_t i = 0; i < t.ndim; ++i) {
+        if (t.shape[i] < 0) throw py::value_error(std::string("preduce: ") + what + " has a negative extent");
+        v.shape.push_back(static_cast<std::size_t>(t.shape[i]));
+        v.size *= v.shape.back();
+    }
+    v.data = static_cast<const char*>(t.data) + t.byte_offset;
+    return v;
+}
+
 } // namespace
 
 array_view view_of(py::handle obj, const std::string& dtype, const char* what) {
     if (obj.is_none()) throw py::type_error(std::string("preduce: ") + what + " is None; give an array");
     if (py::hasattr(obj, "__cuda_array_interface__")) return from_cuda_interface(obj, dtype, what);
+    if (!PyObject_CheckBuffer(obj.ptr()) && py::hasattr(obj, "__dlpack__") && py::hasattr(obj, "__dlpack_device__"))
+        return from_dlpack(obj, dtype, what);
     if (!PyObject_CheckBuffer(obj.ptr()))
         throw py::type_error(std::string("preduce: ") + what + " (" + std::string(py::str(py::type::of(obj).attr("__name__"))) +
-                             ") has neither the buffer protocol nor __cuda_array_interface__");
+                             ") has neither the buffer protocol, __cuda_array_interface__ nor __dlpack__");
     array_view v;
     py::object source = py::reinterpret_borrow<py::object>(obj);
     auto info = std::make_shared<py::buffer_info>(py::reinterpret_borrow<py::buffer>(source).request());

@@ -7,12 +7,17 @@
 //   GPU memory     an object with __cuda_array_interface__ (version 3; C-contiguous), read
 //                  in place; its "stream", when given, is the stream the reduction runs on,
 //                  so the producer's queued work comes first.
+//   DLPack         an object with __dlpack__ / __dlpack_device__ (CPU, CUDA, CUDA host or
+//                  managed memory; C-contiguous), read in place; a CUDA producer is asked to
+//                  order its work before the legacy default stream (stream=1), which the
+//                  reductions' streams wait for.
 // Element types: the twelve of the library. NumPy's float16 is float16; bfloat16 comes as
 // a uint16 array with dtype="bfloat16". Anything else is a TypeError, a malformed
 // interface a ValueError, both before any work.
 #include <pybind11/pybind11.h>
 
 #include <cstddef>
+#include <memory>
 #include <string>
 #include <vector>
 
@@ -34,6 +39,7 @@ struct array_view {
     void* stream = nullptr;          // __cuda_array_interface__'s stream, if it named one
     py::object owner;                // keeps the memory (or its C-ordered copy) alive
     std::shared_ptr<py::buffer_info> buffer;  // the buffer this view holds, released after the call
+    std::shared_ptr<void> tensor;              // a DLPack tensor this view holds, given back after the call
 };
 
 // The elements of obj; dtype "" (the object's own type) or "bfloat16" (a uint16 array of

@@ -136,3 +136,27 @@ def test_cuda_array_interface_is_read_as_documented():
         preduce.sum(Interface(a.reshape(10, 10)), axis=0)  # axes of GPU arrays are not offered
     with pytest.raises(ValueError):
         preduce.sum(Interface(a, data=(0, True)))
+
+
+class DLPackOnly:
+    """An object offering only DLPack (no buffer protocol), over a NumPy array."""
+
+    def __init__(self, a):
+        self.a = a
+
+    def __dlpack__(self, stream=None):
+        return self.a.__dlpack__()
+
+    def __dlpack_device__(self):
+        return self.a.__dlpack_device__()
+
+
+def test_dlpack_is_read_in_place():
+    a = np.arange(1, 1001, dtype=np.float64).reshape(10, 100)
+    assert preduce.sum(DLPackOnly(a)) == 500500.0
+    assert preduce.argmax(DLPackOnly(a.ravel())) == 999
+    assert preduce.max(DLPackOnly(np.arange(5, dtype=np.int16))) == 4
+    bits = (np.array([1.5, 2.5], dtype=np.float32).view(np.uint32) >> 16).astype(np.uint16)
+    assert preduce.sum(DLPackOnly(bits), dtype="bfloat16") == np.float32(4.0)
+    with pytest.raises(TypeError):
+        preduce.sum(DLPackOnly(np.ones(3, dtype=np.complex64)))
