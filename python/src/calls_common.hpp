@@ -24,22 +24,32 @@ inline py::module_& numpy() {
 template <class T>
 inline constexpr bool is_half_v = std::is_same_v<T, preduce::float16> || std::is_same_v<T, preduce::bfloat16>;
 
+// f(T{}) where this build compiles reductions of T (PREDUCE_ELEMENTS may leave some out), or
+// for any T where Any (keys, which are only compared).
+template <class T, bool Any, class F>
+py::object if_compiled(element e, F&& f) {
+    if constexpr (Any || preduce::is_builtin_element_v<T>) return f(T{});
+    else
+        throw py::type_error(std::string("preduce: this build of preduce compiles no reductions of ") + element_name(e) +
+                             " (CMake's PREDUCE_ELEMENTS left it out)");
+}
+
 // Calls f with a value of the element type e.
-template <class F>
-decltype(auto) visit(element e, F&& f) {
+template <bool Any = false, class F>
+py::object visit(element e, F&& f) {
     switch (e) {
-    case element::i8: return f(std::int8_t{});
-    case element::u8: return f(std::uint8_t{});
-    case element::i16: return f(std::int16_t{});
-    case element::u16: return f(std::uint16_t{});
-    case element::i32: return f(std::int32_t{});
-    case element::u32: return f(std::uint32_t{});
-    case element::i64: return f(std::int64_t{});
-    case element::u64: return f(std::uint64_t{});
-    case element::f16: return f(preduce::float16{});
-    case element::bf16: return f(preduce::bfloat16{});
-    case element::f32: return f(float{});
-    case element::f64: return f(double{});
+    case element::i8: return if_compiled<std::int8_t, Any>(e, f);
+    case element::u8: return if_compiled<std::uint8_t, Any>(e, f);
+    case element::i16: return if_compiled<std::int16_t, Any>(e, f);
+    case element::u16: return if_compiled<std::uint16_t, Any>(e, f);
+    case element::i32: return if_compiled<std::int32_t, Any>(e, f);
+    case element::u32: return if_compiled<std::uint32_t, Any>(e, f);
+    case element::i64: return if_compiled<std::int64_t, Any>(e, f);
+    case element::u64: return if_compiled<std::uint64_t, Any>(e, f);
+    case element::f16: return if_compiled<preduce::float16, Any>(e, f);
+    case element::bf16: return if_compiled<preduce::bfloat16, Any>(e, f);
+    case element::f32: return if_compiled<float, Any>(e, f);
+    case element::f64: return if_compiled<double, Any>(e, f);
     }
     throw py::type_error("preduce: unknown element type");
 }

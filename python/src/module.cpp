@@ -206,6 +206,16 @@ PYBIND11_MODULE(_preduce, m) {
         },
         "the backends this machine can run, e.g. ['seq', 'openmp', 'kokkos']");
     m.def(
+        "element_types",
+        [] {
+            std::vector<std::string> names;
+#define PREDUCE_PYTHON_ELEMENT_NAME(T) names.emplace_back(preduce::detail::type_name<T>());
+            PREDUCE_FOR_EACH_BUILTIN_ELEMENT(PREDUCE_PYTHON_ELEMENT_NAME)
+#undef PREDUCE_PYTHON_ELEMENT_NAME
+            return names;
+        },
+        "the element types this build reduces (CMake's PREDUCE_ELEMENTS), by preduce's names");
+    m.def(
         "describe", [](const std::string& b, int threads) {
             preduce::options o;
             o.threads = threads;

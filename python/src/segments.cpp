@@ -48,7 +48,7 @@ py::object reduce_by_key(op_id op, const array_view& keys, const array_view& val
         throw py::value_error("preduce.reduce_by_key: " + std::to_string(keys.size) + " keys but " +
                               std::to_string(values.size) + " values; give one key per value");
     if (keys.on_gpu) throw py::value_error("preduce.reduce_by_key: the keys are GPU memory; give host keys");
-    return visit(keys.type, [&](auto key_tag) -> py::object {
+    return visit<true>(keys.type, [&](auto key_tag) -> py::object {
         using K = decltype(key_tag);
         if constexpr (is_half_v<K>) {
             throw py::type_error("preduce.reduce_by_key: keys of 16-bit floats are not supported; give integer, float32 "

@@ -7,6 +7,10 @@ import pytest
 
 import preduce
 
+# Every case uses several element types; a build with fewer (PREDUCE_ELEMENTS) skips them.
+pytestmark = pytest.mark.skipif(len(preduce.element_types()) < 12,
+                                reason="this build compiles a subset of the element types")
+
 
 def test_bad_types_and_values():
     with pytest.raises(TypeError):
