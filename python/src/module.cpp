@@ -87,7 +87,9 @@ py::object reduce_op(op_id op, py::handle x, py::handle axis, bool keepdims, con
         throw py::value_error(std::string("preduce.") + name +
                               ": axis= on GPU memory is not supported by the module; reduce the whole array, or use "
                               "reduce_segments over a host copy");
-    return reduce_axes(op, v, axes, keepdims, c);
+    py::object r = reduce_axes(op, v, axes, keepdims, c);
+    if (py::cast<py::array>(r).ndim() == 0) return r.attr("__getitem__")(py::tuple());  // a scalar, as NumPy gives
+    return r;
 }
 
 // offsets: a 1-D array of non-negative integers, as uint64.

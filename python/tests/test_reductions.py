@@ -98,6 +98,9 @@ def test_axes_and_keepdims(shape, axis):
         assert np.all(preduce.max(x, axis=axis, keepdims=keepdims) == np.max(x, axis=axis, keepdims=keepdims))
     if isinstance(axis, int):
         assert np.all(preduce.argmin(x, axis=axis) == np.argmin(x, axis=axis))
+    flat = x.ravel()
+    assert type(preduce.argmax(flat, axis=0)) is type(np.argmax(flat, axis=0))  # a scalar, not a 0-d array
+    assert preduce.argmax(flat, axis=0) == np.argmax(flat)
 
 
 @every_type
