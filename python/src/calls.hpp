@@ -36,10 +36,17 @@ py::object reduce_axes(op_id op, const array_view& x, const std::vector<int>& ax
 // sum(x * y) over two arrays of one element type and size.
 py::object dot(const array_view& x, const array_view& y, const call& c);
 
-// One result per segment [offsets[i], offsets[i + 1]) of the flattened x, into a new array or
-// into `out` (a writable array of the result dtype and m elements).
-py::object reduce_segments(op_id op, const array_view& x, const std::vector<std::uint64_t>& offsets, py::object out,
-                           const call& c);
+// Which elements each result reduces: m segments by m + 1 offsets (the caller keeps them
+// alive), or batches of k (k != 0: m = n / k).
+struct segments_spec {
+    const std::uint64_t* offsets = nullptr;
+    std::size_t m = 0;
+    std::uint64_t k = 0;
+};
+
+// One result per segment of the flattened x, into a new array or into `out` (a writable
+// array of the result dtype and m elements).
+py::object reduce_segments(op_id op, const array_view& x, const segments_spec& segments, py::object out, const call& c);
 
 // Runs of equal keys (operator==: -0.0 and +0.0 one run, each NaN its own): (first keys, results).
 py::object reduce_by_key(op_id op, const array_view& keys, const array_view& values, const call& c);

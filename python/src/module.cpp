@@ -92,8 +92,8 @@ py::object reduce_op(op_id op, py::handle x, py::handle axis, bool keepdims, con
     return r;
 }
 
-// offsets: a 1-D array of non-negative integers, as uint64.
-std::vector<std::uint64_t> offsets_of(py::handle offsets) {
+// offsets: a 1-D array of non-negative integers, as uint64 (in place where they are already).
+py::array_t<std::uint64_t, py::array::c_style | py::array::forcecast> offsets_of(py::handle offsets) {
     py::array a = py::module_::import("numpy").attr("asarray")(offsets);
     const char kind = a.dtype().kind();
     if (kind != 'i' && kind != 'u')
@@ -102,7 +102,8 @@ std::vector<std::uint64_t> offsets_of(py::handle offsets) {
     if (kind == 'i' && py::bool_(a.attr("__lt__")(0).attr("any")()))
         throw py::value_error("preduce.reduce_segments: an offset is negative");
     py::array_t<std::uint64_t, py::array::c_style | py::array::forcecast> u(a);
-    return {u.data(), u.data() + u.size()};
+    if (u.size() == 0) throw py::value_error("preduce.reduce_segments: offsets is empty; give m + 1 offsets for m segments");
+    return u;
 }
 
 } // namespace
@@ -164,8 +165,9 @@ PYBIND11_MODULE(_preduce, m) {
            const std::string& precision, int threads, const std::string& dtype) {
             const op_id o = parse_op(op);
             const array_view v = view_of(x, dtype, "x");
-            const std::vector<std::uint64_t> off = offsets_of(offsets);
-            return reduce_segments(o, v, off, out, make_call(backend, precision, threads, v.stream));
+            const auto off = offsets_of(offsets);  // alive for the call
+            return reduce_segments(o, v, {off.data(), static_cast<std::size_t>(off.size()) - 1, 0}, out,
+                                   make_call(backend, precision, threads, v.stream));
         },
         py::arg("x"), py::arg("offsets"), py::arg("op") = "sum", py::kw_only(), py::arg("out") = py::none(),
         py::arg("backend") = "auto", py::arg("precision") = "fast", py::arg("threads") = 0, py::arg("dtype") = "",
@@ -180,9 +182,8 @@ PYBIND11_MODULE(_preduce, m) {
             if (v.size % k != 0)
                 throw py::value_error("preduce.reduce_batches: " + std::to_string(v.size) + " elements are not a whole number of batches of " +
                                       std::to_string(k));
-            std::vector<std::uint64_t> off(v.size / k + 1);
-            for (std::size_t i = 0; i < off.size(); ++i) off[i] = i * k;
-            return reduce_segments(o, v, off, out, make_call(backend, precision, threads, v.stream));
+            return reduce_segments(o, v, {nullptr, static_cast<std::size_t>(v.size / k), k}, out,
+                                   make_call(backend, precision, threads, v.stream));
         },
         py::arg("x"), py::arg("k"), py::arg("op") = "sum", py::kw_only(), py::arg("out") = py::none(),
         py::arg("backend") = "auto", py::arg("precision") = "fast", py::arg("threads") = 0, py::arg("dtype") = "",

@@ -5,12 +5,10 @@ namespace preduce_python {
 
 using namespace detail;
 
-py::object reduce_segments(op_id op, const array_view& x, const std::vector<std::uint64_t>& offsets, py::object out,
-                           const call& c) {
+py::object reduce_segments(op_id op, const array_view& x, const segments_spec& segments, py::object out, const call& c) {
     if (op == op_id::minmax)
         throw py::value_error("preduce.reduce_segments: minmax has two results a segment; reduce with min and max");
-    if (offsets.empty()) throw py::value_error("preduce.reduce_segments: offsets is empty; give m + 1 offsets for m segments");
-    const std::size_t m = offsets.size() - 1;
+    const std::size_t m = segments.m;
     const std::string dtype = result_dtype(op, x.type);
     if (!out.is_none()) {  // checked before any work
         if (!py::isinstance<py::array>(out))
@@ -29,11 +27,24 @@ py::object reduce_segments(op_id op, const array_view& x, const std::vector<std:
         const auto* p = static_cast<const T*>(x.data);
         return with_op<T>(op, [&](const auto& o) -> py::object {
             using R = preduce::result_of_t<T, std::remove_cvref_t<decltype(o)>>;
-            std::vector<R> r(m);
-            {
+            const auto run = [&](R* results) {
                 py::gil_scoped_release unlocked;
-                preduce::reduce_segments(c.backend, p, x.size, offsets.data(), m, o, r.data(), c.options);
+                if (segments.k != 0) preduce::reduce_batches(c.backend, p, x.size, segments.k, o, results, c.options);
+                else preduce::reduce_segments(c.backend, p, x.size, segments.offsets, m, o, results, c.options);
+            };
+            // Results NumPy holds as they are (numbers of the result dtype): straight into the
+            // caller's out, or into the new array; the others through a vector, converted.
+            if constexpr (std::is_arithmetic_v<R>) {
+                if (py::dtype::of<R>().is(py::dtype(dtype))) {
+                    py::array_t<R> a = out.is_none() ? py::array_t<R>(static_cast<py::ssize_t>(m)) : py::array_t<R>(out);
+                    if (!out.is_none() && (a.ptr() != out.ptr() || !(a.flags() & py::array::c_style)))
+                        throw py::value_error("preduce.reduce_segments: out must be C-contiguous");
+                    run(a.mutable_data());
+                    return out.is_none() ? py::object(a) : out;
+                }
             }
+            std::vector<R> r(m);
+            run(r.data());
             py::array a = to_array(r, {static_cast<py::ssize_t>(m)}, dtype);
             if (out.is_none()) return a;
             py::array target = out;
@@ -60,7 +71,7 @@ py::object reduce_by_key(op_id op, const array_view& keys, const array_view& val
             runs = preduce::runs_of(static_cast<const K*>(keys.data), keys.size);
         }
         std::vector<K> first = std::move(runs.keys);
-        py::object results = reduce_segments(op, values, runs.offsets, py::none(), c);
+        py::object results = reduce_segments(op, values, {runs.offsets.data(), runs.offsets.size() - 1, 0}, py::none(), c);
         py::array k = to_array(first, {static_cast<py::ssize_t>(first.size())},
                                keys.type == element::bf16 ? "float32" : element_name(keys.type));
         return py::make_tuple(k, results);
