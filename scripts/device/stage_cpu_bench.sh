@@ -9,8 +9,16 @@
 # GPU machine's image has in newer versions. Then, through the device tool, with
 # carry ["build-device-cpu"]:
 #   LD_LIBRARY_PATH=build-device-cpu/lib OMP_NUM_THREADS=16 build-device-cpu/bin/preduce_bench ...
-# For example the kokkos(OpenMP) rows of bench/README.md: BUILD_DIR configured against
-# scripts/kokkos/build.sh's OpenMP prefix (the command is in bench/README.md).
+# For example kokkos on Kokkos 4's OpenMP space against openmp, on 16 cores:
+#   scripts/kokkos/build.sh "$(scripts/kokkos/build.sh --find-tarball)" build-kokkos4/kokkos-openmp openmp
+#   cmake -S . -B build-k4-bench -G Ninja -DCMAKE_BUILD_TYPE=Release -DKokkos_ROOT=$PWD/build-kokkos4/kokkos-openmp \
+#     -DPREDUCE_ENABLE_CUDA=OFF -DPREDUCE_ENABLE_MPI=OFF -DPREDUCE_BUILD_TESTS=OFF -DPREDUCE_BUILD_TOOLS=OFF
+#   cmake --build build-k4-bench --target preduce_bench && scripts/device/stage_cpu_bench.sh build-k4-bench
+#   (on the GPU machine, carry ["build-device-cpu"])
+#   cd build-device-cpu && LD_LIBRARY_PATH=lib OMP_NUM_THREADS=16 KOKKOS_NUM_THREADS=16 OMP_PROC_BIND=spread \
+#     OMP_PLACES=threads bin/preduce_bench --sizes=26:26 \
+#     --benchmark_filter='^(reduce/(kokkos|openmp)/|anchor/read_probe/threads:16/)' --benchmark_repetitions=3 \
+#     --benchmark_report_aggregates_only=true --benchmark_out=$OUT/cpu16.json --benchmark_out_format=json
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 build=${1:?usage: $0 BUILD_DIR [STAGE_DIR]}
