@@ -9,7 +9,8 @@ over the rounds (interleaved, so a drift of the machine moves all alike) and Num
 preduce time. NumPy runs on one thread (its reductions have no others).
 
     PYTHONPATH=build/python /usr/bin/python3 bench/python_vs_numpy.py [--max 26] [--json out.json] [--plot out.png]
-    ... --device     also preduce on GPU arrays (__cuda_array_interface__ over cudaMalloc'd memory)
+    ... --device       also sum over GPU arrays against the C++ call (the GPU machine: run.sh python)
+    ... --device-only  those rows alone
 
 The call cost at n = 1000 is the n = 2^10 row of sum (and the dedicated "call" row: n = 1000).
 """
@@ -80,32 +81,40 @@ def rows(max_exp, dtypes):
     return out
 
 
-class DeviceArray:
-    """A float32 array in GPU memory (cudaMalloc through ctypes), offered by
-    __cuda_array_interface__ version 3, for the --device rows."""
+class InterfaceOnly:
+    """GPU memory (a preduce.DeviceArray) offered only by __cuda_array_interface__ version 3, as
+    a library other than preduce would offer it, for the --device rows."""
 
-    def __init__(self, host):
-        import ctypes
-        self.cuda = ctypes.CDLL("libcudart.so")
-        self.ptr = ctypes.c_void_p()
-        nbytes = host.nbytes
-        assert self.cuda.cudaMalloc(ctypes.byref(self.ptr), ctypes.c_size_t(nbytes)) == 0
-        assert self.cuda.cudaMemcpy(self.ptr, host.ctypes.data_as(ctypes.c_void_p), ctypes.c_size_t(nbytes), 1) == 0
-        self.__cuda_array_interface__ = {"shape": host.shape, "typestr": host.dtype.str, "data": (self.ptr.value, False),
-                                         "version": 3, "strides": None, "stream": None}
-
-    def __del__(self):
-        self.cuda.cudaFree(self.ptr)
+    def __init__(self, device):
+        self.device = device
+        self.__cuda_array_interface__ = device.__cuda_array_interface__
 
 
 def device_rows():
+    """sum of float32 in GPU memory from Python (preduce.sum over __cuda_array_interface__)
+    against the C++ library's own call on the same memory, timed in C++ in this process
+    (preduce._preduce._native_seconds), interleaved; a copy to the host would show at 2^30
+    as milliseconds over the C++ call."""
+    native = preduce._preduce._native_seconds
     out = []
-    for e in (20, 24, 28, 30):
+    print("| sum of float32 in GPU memory | n | Python call us | C++ call us | Python / C++ |")
+    print("|---|---|---:|---:|---:|")
+    for e in (10, 16, 20, 24, 28, 30):
         host = np.random.default_rng(e).standard_normal(1 << e).astype(np.float32)
-        d = DeviceArray(host)
-        med = interleaved([("preduce_device", lambda: preduce.sum(d))], budget_s=1.0)
-        print(f"| sum (GPU array) | float32 | 2^{e} | {med['preduce_device'] * 1e6:.2f} us |", flush=True)
-        out.append({"op": "sum_device", "type": "float32", "n": 1 << e, "preduce_device_us": med["preduce_device"] * 1e6})
+        d = InterfaceOnly(preduce.to_device(host))
+        del host
+        calls = max(1, int(2e-3 / max(native(d, "sum", 3), 1e-9)))  # about 2 ms a sample
+        py, cpp = [], []
+        timed(lambda: preduce.sum(d), calls)  # warm-up
+        for _ in range(25):
+            py.append(timed(lambda: preduce.sum(d), calls))
+            cpp.append(native(d, "sum", calls))
+        row = {"op": "sum_device", "type": "float32", "n": 1 << e, "python_us": statistics.median(py) * 1e6,
+               "cpp_us": statistics.median(cpp) * 1e6}
+        row["python_over_cpp"] = row["python_us"] / row["cpp_us"]
+        print(f"| sum (GPU array) | 2^{e} | {row['python_us']:.2f} | {row['cpp_us']:.2f} | {row['python_over_cpp']:.3f} |",
+              flush=True)
+        out.append(row)
     return out
 
 
@@ -137,17 +146,20 @@ def main():
     ap.add_argument("--json", help="write the rows here")
     ap.add_argument("--plot", help="write a plot of the speed-ups here (PNG or SVG)")
     ap.add_argument("--device", action="store_true", help="also time preduce on GPU arrays")
+    ap.add_argument("--device-only", action="store_true", help="only the GPU arrays' rows")
     a = ap.parse_args()
     print(f"preduce backends: {preduce.backends()}, {preduce.describe('auto')}")
-    print("| op | type | n | NumPy us | preduce 1 thread us | preduce all threads us | NumPy/preduce 1t | NumPy/preduce all |")
-    print("|---|---|---|---:|---:|---:|---:|---:|")
-    results = rows(a.max, [np.dtype(t).type for t in a.types.split(",")])
-    if a.device:
+    results = []
+    if not a.device_only:
+        print("| op | type | n | NumPy us | preduce 1 thread us | preduce all threads us | NumPy/preduce 1t | NumPy/preduce all |")
+        print("|---|---|---|---:|---:|---:|---:|---:|")
+        results = rows(a.max, [np.dtype(t).type for t in a.types.split(",")])
+    if a.device or a.device_only:
         results += device_rows()
     if a.json:
         with open(a.json, "w") as f:
             json.dump(results, f, indent=1)
-    if a.plot:
+    if a.plot and not a.device_only:
         plot(results, a.plot)
 
 

@@ -5,11 +5,51 @@
 
 and in the same form prod, min, max, argmin, argmax, mean, var, count_nonzero, sumsq, nansum,
 nanmax; minmax(x) -> (min, max); dot(x, y); reduce_segments(x, offsets, op);
-reduce_batches(x, k, op); reduce_by_key(keys, values, op); backends(); describe(b).
+reduce_batches(x, k, op); reduce_by_key(keys, values, op); backends(); describe(b);
+calibrate().
 
 precision="deterministic" gives the same bits from every backend and thread count, and the
 same bits as the C++ library on the same data. The GIL is released while a reduction runs.
-README.md ("From Python") lists where results differ from NumPy's.
+
+Many results of GPU input stay on the GPU: in out= (a GPU array), or in an array of the
+input's kind (its library's from_dlpack over a preduce.DeviceArray; the DeviceArray itself
+where the input's library has none). README.md ("From Python") lists where results differ
+from NumPy's.
 """
+import sys as _sys
+
+from . import _preduce
 from ._preduce import *  # noqa: F401,F403
-from ._preduce import BackendUnavailable, Error  # noqa: F401
+from ._preduce import BackendUnavailable, DeviceArray, Error  # noqa: F401
+from ._calibrate import calibrate  # noqa: F401
+
+
+def _like(x, result):
+    """result, a DeviceArray, as an array of x's kind: x's array namespace's (or its top-level
+    module's) from_dlpack, which reads it in place; the DeviceArray where there is none."""
+    if not isinstance(result, DeviceArray) or isinstance(x, DeviceArray):
+        return result
+    namespace = None
+    if hasattr(x, "__array_namespace__"):
+        try:
+            namespace = x.__array_namespace__()
+        except Exception:  # an array API version it does not speak: its module below
+            namespace = None
+    if namespace is None or not hasattr(namespace, "from_dlpack"):
+        namespace = _sys.modules.get(type(x).__module__.split(".")[0])
+    from_dlpack = getattr(namespace, "from_dlpack", None)
+    if from_dlpack is None:
+        return result
+    return from_dlpack(result)
+
+
+def reduce_segments(x, offsets, op="sum", *, out=None, **keywords):
+    return _like(x, _preduce.reduce_segments(x, offsets, op, out=out, **keywords))
+
+
+def reduce_batches(x, k, op="sum", *, out=None, **keywords):
+    return _like(x, _preduce.reduce_batches(x, k, op, out=out, **keywords))
+
+
+reduce_segments.__doc__ = _preduce.reduce_segments.__doc__
+reduce_batches.__doc__ = _preduce.reduce_batches.__doc__

@@ -6,6 +6,8 @@
 #include <memory>
 #include <stdexcept>
 
+#include "dlpack_abi.hpp"
+
 namespace preduce_python {
 
 const char* element_name(element e) noexcept {
@@ -113,31 +115,6 @@ array_view from_cuda_interface(py::handle obj, const std::string& dtype, const c
     }
     return v;
 }
-
-// DLPack's ABI (dlpack.h, version 0.8; the struct layouts are fixed by the standard).
-struct dl_device {
-    int32_t device_type;  // 1 CPU, 2 CUDA, 3 CUDA host (pinned), 13 CUDA managed
-    int32_t device_id;
-};
-struct dl_dtype {
-    uint8_t code;  // 0 int, 1 uint, 2 float, 4 bfloat
-    uint8_t bits;
-    uint16_t lanes;
-};
-struct dl_tensor {
-    void* data;
-    dl_device device;
-    int32_t ndim;
-    dl_dtype dtype;
-    int64_t* shape;
-    int64_t* strides;  // in elements; null: C-contiguous
-    uint64_t byte_offset;
-};
-struct dl_managed_tensor {
-    dl_tensor dl;
-    void* manager_ctx;
-    void (*deleter)(dl_managed_tensor*);
-};
 
 array_view from_dlpack(py::handle obj, const std::string& dtype, const char* what) {
     const auto device = obj.attr("__dlpack_device__")().cast<py::tuple>();

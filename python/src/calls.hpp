@@ -30,6 +30,10 @@ struct call {
 // int; minmax: a (min, max) tuple).
 py::object reduce_whole(op_id op, const array_view& x, const call& c);
 
+// Seconds per call of the library's own call behind reduce_whole (calls of them timed in C++,
+// after one warm-up, the GIL released): what Python adds is preduce.<op>'s time less this.
+double native_seconds(op_id op, const array_view& x, const call& c, int calls);
+
 // NumPy's x.<op>(axis=axes, keepdims=keepdims): an array of the kept axes' shape.
 py::object reduce_axes(op_id op, const array_view& x, const std::vector<int>& axes, bool keepdims, const call& c);
 

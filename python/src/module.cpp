@@ -12,6 +12,7 @@
 
 #include "arrays.hpp"
 #include "calls.hpp"
+#include "device_arrays.hpp"
 #include "preduce/preduce.hpp"
 
 namespace preduce_python {
@@ -106,6 +107,21 @@ py::array_t<std::uint64_t, py::array::c_style | py::array::forcecast> offsets_of
     return u;
 }
 
+// offsets in GPU memory, for x in GPU memory: 1-D int64 or uint64, read in place (the
+// library checks them on the GPU: a negative int64 reads as an offset past the end there).
+array_view device_offsets_of(py::handle offsets, const array_view& x) {
+    array_view off = view_of(offsets, "", "offsets");
+    if (!off.on_gpu) throw py::type_error("preduce.reduce_segments: offsets is a DLPack tensor of host memory; give a NumPy array");
+    if (!x.on_gpu)
+        throw py::value_error("preduce.reduce_segments: offsets are GPU memory and x is host memory; give host offsets");
+    if (off.type != element::i64 && off.type != element::u64)
+        throw py::type_error(std::string("preduce.reduce_segments: offsets in GPU memory must be int64 or uint64; they are ") +
+                             element_name(off.type));
+    if (off.shape.size() != 1) throw py::value_error("preduce.reduce_segments: offsets must be 1-D");
+    if (off.size == 0) throw py::value_error("preduce.reduce_segments: offsets is empty; give m + 1 offsets for m segments");
+    return off;
+}
+
 } // namespace
 } // namespace preduce_python
 
@@ -165,6 +181,12 @@ PYBIND11_MODULE(_preduce, m) {
            const std::string& precision, int threads, const std::string& dtype) {
             const op_id o = parse_op(op);
             const array_view v = view_of(x, dtype, "x");
+            if (py::hasattr(offsets, "__cuda_array_interface__") ||
+                (!PyObject_CheckBuffer(offsets.ptr()) && py::hasattr(offsets, "__dlpack__"))) {
+                const array_view off = device_offsets_of(offsets, v);  // alive for the call
+                return reduce_segments(o, v, {static_cast<const std::uint64_t*>(off.data), off.size - 1, 0}, out,
+                                       make_call(backend, precision, threads, v.stream));
+            }
             const auto off = offsets_of(offsets);  // alive for the call
             return reduce_segments(o, v, {off.data(), static_cast<std::size_t>(off.size()) - 1, 0}, out,
                                    make_call(backend, precision, threads, v.stream));
@@ -200,6 +222,8 @@ PYBIND11_MODULE(_preduce, m) {
         py::arg("precision") = "fast", py::arg("threads") = 0, py::arg("dtype") = "",
         "runs of equal consecutive keys: (first key of each run, the op over the run's values)");
 
+    register_device_arrays(m);
+
     m.def(
         "backends",
         [] {
@@ -225,6 +249,17 @@ PYBIND11_MODULE(_preduce, m) {
             return preduce::describe(preduce::parse_backend(b), o);
         },
         py::arg("backend"), py::arg("threads") = 0, "a backend with its run-time detail, e.g. 'openmp(2 threads)'");
+    m.def(
+        "_native_seconds",
+        [](py::handle x, const std::string& op, int calls, const std::string& backend, const std::string& precision) {
+            const array_view v = view_of(x, "", "x");
+            return native_seconds(parse_op(op), v, make_call(backend, precision, 0, v.stream), calls);
+        },
+        py::arg("x"), py::arg("op") = "sum", py::arg("calls") = 10, py::arg("backend") = "auto",
+        py::arg("precision") = "fast",
+        "seconds per call of the C++ library's call behind preduce.<op>(x), timed in C++ (bench/python_vs_numpy.py's anchor)");
+    m.def("_reload_calibration", &preduce::reload_calibration,
+          "reads the calibration file again (preduce.calibrate() calls it after writing one)");
     m.def(
         "unusable_reason", [](const std::string& b) { return preduce::unusable_reason(preduce::parse_backend(b)); },
         py::arg("backend"), "why a backend cannot run here ('' when it can)");

@@ -1,13 +1,96 @@
 // Many results by offsets, and runs of equal keys.
+#include <cstddef>
+
 #include "calls_common.hpp"
+#include "device_arrays.hpp"
 
 namespace preduce_python {
 
 using namespace detail;
 
+namespace {
+
+// A GPU array: __cuda_array_interface__, or DLPack of CUDA or managed memory without the
+// buffer protocol (view_of's order).
+bool is_gpu_array(py::handle obj) {
+    if (py::hasattr(obj, "__cuda_array_interface__")) return true;
+    if (PyObject_CheckBuffer(obj.ptr()) || !py::hasattr(obj, "__dlpack_device__")) return false;
+    const int type = obj.attr("__dlpack_device__")().cast<py::tuple>()[0].cast<int>();
+    return type == 2 || type == 13;
+}
+
+// GPU input with no out, or a GPU out: the results stay on the GPU, in the caller's out or in
+// a new DeviceArray on the input's device. The library writes its results there directly
+// where they are NumPy's dtype bit for bit; argmin/argmax give (value, index) pairs, whose
+// indices the results are (a strided view of them, or a copy into out); the others (16-bit
+// floats, integer products, mean, var) come through the host, converted, then copied over.
+py::object reduce_segments_on_gpu(op_id op, const array_view& x, const segments_spec& segments, py::object out,
+                                  const call& c) {
+    const std::size_t m = segments.m;
+    const std::string dtype = result_dtype(op, x.type);
+    void* target = nullptr;
+    array_view out_view;
+    if (!out.is_none()) {  // checked before any work
+        out_view = view_of(out, "", "out");
+        if (py::hasattr(out, "__cuda_array_interface__") &&
+            py::cast<bool>(out.attr("__cuda_array_interface__")["data"].cast<py::tuple>()[1]))
+            throw py::value_error("preduce.reduce_segments: out is read-only");
+        if (element_name(out_view.type) != dtype)
+            throw py::type_error("preduce.reduce_segments: out is " + std::string(element_name(out_view.type)) + "; " +
+                                 op_name(op) + " of " + element_name(x.type) + " gives " + dtype);
+        if (out_view.shape.size() != 1 || out_view.size != m)
+            throw py::value_error("preduce.reduce_segments: out must be 1-D with " + std::to_string(m) +
+                                  " elements, one per segment");
+        target = const_cast<void*>(out_view.data);
+    }
+    void* stream = c.options.stream;
+    return visit(x.type, [&](auto tag) {
+        using T = decltype(tag);
+        const auto* p = static_cast<const T*>(x.data);
+        return with_op<T>(op, [&](const auto& o) -> py::object {
+            using R = preduce::result_of_t<T, std::remove_cvref_t<decltype(o)>>;
+            const auto run = [&](R* results) {
+                py::gil_scoped_release unlocked;
+                if (segments.k != 0) preduce::reduce_batches(c.backend, p, x.size, segments.k, o, results, c.options);
+                else preduce::reduce_segments(c.backend, p, x.size, segments.offsets, m, o, results, c.options);
+            };
+            const auto give = [&](const device_array& made) { return target != nullptr ? out : py::cast(made); };
+            if constexpr (std::is_arithmetic_v<R>) {
+                if (py::dtype::of<R>().is(py::dtype(dtype))) {
+                    device_array made;
+                    if (target == nullptr) made = device_array::allocate(m, dtype, x.data);
+                    run(static_cast<R*>(target != nullptr ? target : made.data()));
+                    return give(made);
+                }
+            }
+            if constexpr (requires(R r) { r.index; }) {
+                const device_array pairs = device_array::allocate(m * sizeof(R), "uint8", x.data);
+                run(static_cast<R*>(pairs.data()));
+                // no_index (an empty segment) reads as -1 in int64, as on the host
+                const device_array indices = pairs.view(m, "int64", offsetof(R, index), sizeof(R));
+                if (target == nullptr) return py::cast(indices);
+                copy_on_device(target, sizeof(std::int64_t), indices.data(), sizeof(R), sizeof(std::int64_t), m, stream);
+                return out;
+            } else {
+                std::vector<R> r(m);
+                run(r.data());
+                const py::array host = to_array(r, {static_cast<py::ssize_t>(m)}, dtype);
+                device_array made;
+                if (target == nullptr) made = device_array::allocate(m, dtype, x.data);
+                copy_to_device(target != nullptr ? target : made.data(), host.data(), static_cast<std::size_t>(host.nbytes()),
+                               stream);
+                return give(made);
+            }
+        });
+    });
+}
+
+} // namespace
+
 py::object reduce_segments(op_id op, const array_view& x, const segments_spec& segments, py::object out, const call& c) {
     if (op == op_id::minmax)
         throw py::value_error("preduce.reduce_segments: minmax has two results a segment; reduce with min and max");
+    if (x.on_gpu && (out.is_none() || is_gpu_array(out))) return reduce_segments_on_gpu(op, x, segments, out, c);
     const std::size_t m = segments.m;
     const std::string dtype = result_dtype(op, x.type);
     if (!out.is_none()) {  // checked before any work

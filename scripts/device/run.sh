@@ -13,6 +13,9 @@
 #   sweep     the one-wave grid size on the largest inputs, next to CUB
 #   multigpu  (kind nvidia-h200-x2 or larger) the multi-GPU test's cases and the multigpu/
 #             benchmark rows, then a table of them; writes at most 7 files to $OUT
+#   python    the Python module that scripts/device/python_module.sh built for this machine's
+#             python3: its pytest suite (the GPU arrays' cases run here), then
+#             bench/python_vs_numpy.py's --device rows (python.log, python_device.json)
 # Exit status 1 when a test failed, timed out, was not staged or ran no Catch2 case (its name
 # matched none), when a test SKIPPED here (a skip on the GPU machine means it did not run:
 # only the cases labelled multigpu may skip, and only where fewer than 2 GPUs are visible),
@@ -30,10 +33,10 @@ out=${OUT:-/tmp/preduce-device-out}
 mkdir -p "$out"
 export LD_LIBRARY_PATH="$stage/lib:${LD_LIBRARY_PATH:-}"
 export PREDUCE_TEST_SEED=${PREDUCE_TEST_SEED:-20261129}
-mode=${1:-all}   # all | tests | sanitize | bench | sweep | multigpu
+mode=${1:-all}   # all | tests | sanitize | bench | sweep | multigpu | python
 case "$mode" in
-  all | tests | sanitize | bench | sweep | multigpu) ;;
-  *) echo "run.sh: unknown mode '$mode'; use all, tests, sanitize, bench, sweep or multigpu" >&2; exit 2 ;;
+  all | tests | sanitize | bench | sweep | multigpu | python) ;;
+  *) echo "run.sh: unknown mode '$mode'; use all, tests, sanitize, bench, sweep, multigpu or python" >&2; exit 2 ;;
 esac
 summary=()
 status=0
@@ -246,6 +249,24 @@ if [ "$mode" = multigpu ]; then
   summary+=("bench multigpu rc=$rc, $((SECONDS - bench_start)) s")
   [ "$rc" = 0 ] || status=1
   python3 bench/gpu/multigpu_summary.py "$out/bench_multigpu.json" | tee "$out/multigpu_summary.txt" || status=1
+fi
+
+if [ "$mode" = python ]; then
+  if [ ! -f "$stage/python.tar.xz" ]; then
+    summary+=("python: no $stage/python.tar.xz (scripts/device/python_module.sh build)")
+    status=1
+  else
+    rm -rf "$stage/python" && tar xJf "$stage/python.tar.xz" -C "$stage"
+    export PYTHONPATH="$stage/python" PYTHONDONTWRITEBYTECODE=1 PYTHONUNBUFFERED=1
+    py_start=$SECONDS
+    python3 -m pytest -q -p no:cacheprovider python/tests >"$out/python.log" 2>&1
+    rc=$?
+    tail -3 "$out/python.log"
+    summary+=("python pytest rc=$rc, $((SECONDS - py_start)) s")
+    [ "$rc" = 0 ] || status=1
+    timeout "${BENCH_TIMEOUT:-300}" python3 bench/python_vs_numpy.py --device-only --json "$out/python_device.json" \
+      2>&1 | tee -a "$out/python.log" || status=1
+  fi
 fi
 
 printf '%s\n' "${summary[@]}"
