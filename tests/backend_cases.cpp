@@ -163,6 +163,45 @@ TEMPLATE_TEST_CASE("floating point: NaN and infinities and signed zeros and deno
     }
 }
 
+// The host folds take float extrema a block of 16 KiB at a time by the float compare, and
+// send a block with a NaN, an infinity, a zero extremum or an overflowing sum to the keys:
+// mixes of such blocks and plain ones, the winner in either kind.
+TEMPLATE_TEST_CASE("floating point: extrema over blocks of every kind", "[float]", float, double) {
+    using T = TestType;
+    using L = std::numeric_limits<T>;
+    const std::size_t block = 16384 / sizeof(T), n = 5 * block + 7;
+    const auto base = random_values<T>(n, 99);
+    auto big = base;  // sums overflow in every block; the extremes in the third
+    for (T& x : big) x = L::max() * (x < 0 ? T(-0.5) : T(0.5));
+    big[2 * block + 3] = L::max();
+    big[2 * block + 5] = L::lowest();  // (no check_every_op: the sums overflow, each in its own order)
+    CHECK(run(big, preduce::max) == L::max());
+    CHECK(run(big, preduce::min) == L::lowest());
+    CHECK(run(big, argmax).index == 2 * block + 3);
+    CHECK(run(big, argmin).index == 2 * block + 5);
+    auto signs = base;  // positives and one -0.0 in block 1, +0.0 first in block 3; the negatives later
+    for (T& x : signs) x = std::abs(x) + T(1);
+    signs[block + 9] = T(-0.0);
+    signs[3 * block] = T(0);
+    check_every_op<T>(std::span<const T>(signs));
+    CHECK(run(signs, argmin).index == block + 9);
+    CHECK(std::signbit(run(signs, preduce::min)));
+    for (std::size_t i = 4 * block; i < n; ++i) signs[i] = -std::abs(base[i]) - T(1);
+    check_every_op<T>(std::span<const T>(signs));
+    const auto lowest = std::min_element(signs.begin() + 4 * block, signs.end()) - signs.begin();
+    CHECK(run(signs, argmin).index == static_cast<std::size_t>(lowest));
+    auto late_nan = base;  // the best number early, a NaN in the last block
+    late_nan[5] = T(-1e6);
+    late_nan[n - 2] = L::quiet_NaN();
+    check_every_op<T>(std::span<const T>(late_nan));
+    CHECK(run(late_nan, argmin).index == n - 2);
+    auto descending = base;  // every block beats the ones before
+    for (std::size_t i = 0; i < n; ++i) descending[i] = static_cast<T>(n - i);
+    check_every_op<T>(std::span<const T>(descending));
+    CHECK(run(descending, argmin).index == n - 1);
+    CHECK(run(descending, argmax).index == 0u);
+}
+
 TEMPLATE_TEST_CASE("empty input gives the identity", "[empty]", PREDUCE_TEST_TYPES) {
     using T = TestType;
     const std::vector<T> none;

@@ -3,7 +3,8 @@
 // SIMD lanes for commutative reducers, a plain left fold for the rest, and, on x86-64 builds
 // below AVX2, the same fold compiled again for AVX2 and AVX-512 and picked at run time.
 //   fold/lanes.hpp        the generic fold: lane_fold for any reducer, fused reducers too
-//   fold/moments.hpp, fold/narrow_int_sum.hpp, fold/count.hpp, fold/arg.hpp
+//   fold/moments.hpp, fold/narrow_int_sum.hpp, fold/count.hpp, fold/arg.hpp,
+//   fold/float_extrema.hpp
 //                         lane_fold overloads for operations with a faster fold of their own
 //   isa/x86_clones.hpp    the AVX2 and AVX-512 clones and the CPU checks
 //   this file             host_fold and use_avx2, which choose between them
@@ -17,6 +18,7 @@
 #include "preduce/host_simd/fold/narrow_int_sum.hpp"
 #include "preduce/host_simd/fold/count.hpp"
 #include "preduce/host_simd/fold/arg.hpp"
+#include "preduce/host_simd/fold/float_extrema.hpp"
 #include "preduce/host_simd/isa/x86_clones.hpp"
 #include "preduce/source.hpp"
 

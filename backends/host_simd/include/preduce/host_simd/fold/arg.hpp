@@ -14,7 +14,8 @@
 
 namespace preduce::host_simd {
 
-// argmin/argmax: each lane keeps the best "rank" (a signed integer as wide as the element
+// argmin/argmax of integers (and of float blocks with a NaN, an infinity or a zero
+// extremum: fold/float_extrema.hpp): each lane keeps the best "rank" (a signed integer as wide as the element
 // whose order is the reducer's order: NaN lowest, then ordered_less with -0 < +0; argmax
 // uses the bitwise complement) and the iteration where it was seen. Strict < keeps the
 // earliest index within a lane; the lanes are then combined with the reducer's own
@@ -80,13 +81,13 @@ typename R::accumulator_type arg_lanes(const R& red, const T* data, std::size_t 
 }
 
 template <class T>
-    requires(sizeof(T) == 4)
+    requires(sizeof(T) == 4 && !std::is_floating_point_v<T>)  // floats: fold/float_extrema.hpp
 typename argmin_reducer<T>::accumulator_type lane_fold(const argmin_reducer<T>& r, const T* data, std::size_t begin,
                                                        std::size_t end) {
     return arg_lanes<argmin_reducer<T>, T, false>(r, data, begin, end);
 }
 template <class T>
-    requires(sizeof(T) == 4)
+    requires(sizeof(T) == 4 && !std::is_floating_point_v<T>)  // floats: fold/float_extrema.hpp
 typename argmax_reducer<T>::accumulator_type lane_fold(const argmax_reducer<T>& r, const T* data, std::size_t begin,
                                                        std::size_t end) {
     return arg_lanes<argmax_reducer<T>, T, true>(r, data, begin, end);

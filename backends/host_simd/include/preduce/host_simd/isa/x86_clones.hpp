@@ -16,6 +16,7 @@
 #include "preduce/host_simd/fold/narrow_int_sum.hpp"
 #include "preduce/host_simd/fold/count.hpp"
 #include "preduce/host_simd/fold/arg.hpp"
+#include "preduce/host_simd/fold/float_extrema.hpp"
 #include "preduce/detail/core/numeric.hpp"
 #include "preduce/half.hpp"
 #include "preduce/reducers.hpp"
@@ -44,17 +45,17 @@ namespace preduce::host_simd {
 #else
 #define PREDUCE_HOST_AVX512_TARGET "avx512f,avx512vl,prefer-vector-width=512"
 #endif
-// 8-byte argmin/argmax: AVX2 has the signed 64-bit compare (vpcmpgtq) that SSE2 lacks, so
+// 8-byte integer argmin/argmax: AVX2 has the signed 64-bit compare (vpcmpgtq) that SSE2 lacks, so
 // only the AVX2 clone takes the rank lanes for double/int64: there they are several times
 // faster than the generic fold, which is the faster one in the SSE2 build
 // (docs/host-folds.md).
 template <class R>
 inline constexpr int wide_arg_kind = 0;  // 0: not an 8-byte argmin/argmax; 1: argmin; 2: argmax
 template <class T>
-    requires(sizeof(T) == 8)
+    requires(sizeof(T) == 8 && !std::is_floating_point_v<T>)  // double: fold/float_extrema.hpp
 inline constexpr int wide_arg_kind<argmin_reducer<T>> = 1;
 template <class T>
-    requires(sizeof(T) == 8)
+    requires(sizeof(T) == 8 && !std::is_floating_point_v<T>)
 inline constexpr int wide_arg_kind<argmax_reducer<T>> = 2;
 
 // 16-bit floats under a reducer whose lift is that of the same reducer over float32 applied
