@@ -24,6 +24,24 @@ from ._preduce import BackendUnavailable, DeviceArray, Error  # noqa: F401
 from ._calibrate import calibrate  # noqa: F401
 
 
+def _operation(number, name):
+    def reduce(x, axis=None, *, keepdims=False, backend="auto", precision="fast", threads=0, dtype=""):
+        return _reduce(number, x, axis, keepdims, backend, precision, threads, dtype)
+
+    reduce.__name__ = reduce.__qualname__ = name
+    reduce.__doc__ = (f"preduce.{name}(x, axis=None, *, keepdims=False, backend='auto', precision='fast', threads=0, "
+                      f"dtype=''): NumPy's {name} over the buffer, __cuda_array_interface__ or DLPack array x "
+                      "(dtype='bfloat16': x holds bfloat16 bits as uint16)")
+    return reduce
+
+
+_reduce = _preduce._reduce
+for _number, _name in enumerate(_preduce._operations()):
+    if _name:
+        globals()[_name] = _operation(_number, _name)
+del _number, _name
+
+
 def _like(x, result):
     """result, a DeviceArray, as an array of x's kind: x's array namespace's (or its top-level
     module's) from_dlpack, which reads it in place; the DeviceArray where there is none."""

@@ -162,8 +162,12 @@ array_view from_dlpack(py::handle obj, const std::string& dtype, const char* wha
 
 array_view view_of(py::handle obj, const std::string& dtype, const char* what) {
     if (obj.is_none()) throw py::type_error(std::string("preduce: ") + what + " is None; give an array");
-    if (py::hasattr(obj, "__cuda_array_interface__")) return from_cuda_interface(obj, dtype, what);
-    if (!PyObject_CheckBuffer(obj.ptr()) && py::hasattr(obj, "__dlpack__") && py::hasattr(obj, "__dlpack_device__"))
+    // A NumPy array is host memory with the buffer protocol: it skips the GPU interfaces'
+    // lookups (an attribute that is missing costs a raised and cleared exception each).
+    const bool numpy_array = py::isinstance<py::array>(obj);
+    if (!numpy_array && py::hasattr(obj, "__cuda_array_interface__")) return from_cuda_interface(obj, dtype, what);
+    if (!numpy_array && !PyObject_CheckBuffer(obj.ptr()) && py::hasattr(obj, "__dlpack__") &&
+        py::hasattr(obj, "__dlpack_device__"))
         return from_dlpack(obj, dtype, what);
     if (!PyObject_CheckBuffer(obj.ptr()))
         throw py::type_error(std::string("preduce: ") + what + " (" + std::string(py::str(py::type::of(obj).attr("__name__"))) +

@@ -146,19 +146,27 @@ PYBIND11_MODULE(_preduce, m) {
         }
     });
 
-    // sum, prod, min, ...: NumPy's signature, with preduce's keywords after *.
-    for (int i = 0; i <= static_cast<int>(op_id::nanmax); ++i) {
-        const auto op = static_cast<op_id>(i);
-        if (op == op_id::minmax) continue;
-        m.def(
-            op_name(op),
-            [op](py::handle x, py::handle axis, bool keepdims, const std::string& backend, const std::string& precision,
-                 int threads, const std::string& dtype) {
-                return reduce_op(op, x, axis, keepdims, backend, precision, threads, dtype);
-            },
-            py::arg("x"), py::arg("axis") = py::none(), py::kw_only(), py::arg("keepdims") = false,
-            py::arg("backend") = "auto", py::arg("precision") = "fast", py::arg("threads") = 0, py::arg("dtype") = "");
-    }
+    // sum, prod, min, ...: the package's Python functions (preduce/__init__.py) give them
+    // NumPy's signature with preduce's keywords and call this one positionally (pybind11's
+    // keyword matching costs more than the reduction of a small array).
+    m.def(
+        "_reduce",
+        [](int op, py::handle x, py::handle axis, bool keepdims, const std::string& backend, const std::string& precision,
+           int threads, const std::string& dtype) {
+            if (op < 0 || op > static_cast<int>(op_id::nanmax) || static_cast<op_id>(op) == op_id::minmax)
+                throw py::value_error("preduce._reduce: no operation " + std::to_string(op));
+            return reduce_op(static_cast<op_id>(op), x, axis, keepdims, backend, precision, threads, dtype);
+        },
+        "the reduction of preduce.<op>: (operation number, x, axis, keepdims, backend, precision, threads, dtype)");
+    m.def(
+        "_operations",
+        [] {
+            std::vector<std::string> names;
+            for (int i = 0; i <= static_cast<int>(op_id::nanmax); ++i)
+                names.emplace_back(static_cast<op_id>(i) == op_id::minmax ? "" : op_name(static_cast<op_id>(i)));
+            return names;
+        },
+        "the operations of _reduce by number ('' where the number has none)");
     m.def(
         "minmax",
         [](py::handle x, const std::string& backend, const std::string& precision, int threads, const std::string& dtype) {
