@@ -139,6 +139,15 @@ void register_segment_rows(const std::string& label, std::size_t k) {
     row("segments/preduce/sum" + tail, n * sizeof(float), [=] {
         preduce::cuda::reduce_segments(data(), n, off, m, preduce::sum, out, {.stream = s});
     });
+    // The fixed orders, to be read against the fast sum above (same process, same data).
+    row("segments/preduce/sum_deterministic" + tail, n * sizeof(float), [=] {
+        preduce::cuda::reduce_segments(data(), n, off, m, preduce::sum, out,
+                                       {.stream = s, .precision = preduce::precision::deterministic});
+    });
+    row("segments/preduce/sum_compensated" + tail, n * sizeof(float), [=] {
+        preduce::cuda::reduce_segments(data(), n, off, m, preduce::sum, out,
+                                       {.stream = s, .precision = preduce::precision::compensated});
+    });
     std::size_t temp = 0;
     cub::DeviceSegmentedReduce::Sum(nullptr, temp, data(), out, static_cast<std::int64_t>(m), off, off + 1, s);
     void* t = cub_temp(temp);

@@ -163,23 +163,25 @@ __global__ void __launch_bounds__(tuning::block_threads)
     }
 }
 
-// Block j: job j of the long segments (chunk elements of the segment owner[j] names, indices
-// counted from the segment's start), its accumulator into partials[j]. Blocks past the last
-// job (listed[3] of them) return.
+// The jobs of the long segments (listed[3] of them), grid-stride: job j is chunk elements of
+// the segment owner[j] names (indices counted from the segment's start), its accumulator into
+// partials[j]. One wave of blocks: where no segment was that long, they only read the count.
 template <class R>
 __global__ void __launch_bounds__(tuning::block_threads)
     segment_chunks(R r, source_t<R> src, const big_segment* __restrict__ list, const unsigned long long* listed,
                    const std::uint64_t* __restrict__ owner, std::uint64_t chunk,
                    typename R::accumulator_type* __restrict__ partials) {
     constexpr int B = tuning::block_threads;
-    const std::uint64_t j = blockIdx.x;
-    if (j >= listed[3]) return;
-    const big_segment seg = list[owner[j]];
-    const std::uint64_t from = (j - seg.first_job) * chunk;
-    const std::uint64_t to = from + chunk < seg.length ? from + chunk : seg.length;
-    auto acc = thread_fold<B>(r, src + (seg.begin + from), to - from, from, grid_slot{0, 1});
-    acc = block_reduce<B, R>(acc);
-    if (threadIdx.x == 0) store_whole(partials + j, acc);
+    const std::uint64_t jobs = listed[3];
+    for (std::uint64_t j = blockIdx.x; j < jobs; j += gridDim.x) {
+        const big_segment seg = list[owner[j]];
+        const std::uint64_t from = (j - seg.first_job) * chunk;
+        const std::uint64_t to = from + chunk < seg.length ? from + chunk : seg.length;
+        auto acc = thread_fold<B>(r, src + (seg.begin + from), to - from, from, grid_slot{0, 1});
+        acc = block_reduce<B, R>(acc);
+        if (threadIdx.x == 0) store_whole(partials + j, acc);
+        __syncthreads();  // block_reduce's shared memory is reused by the next job
+    }
 }
 
 // Thread i: listed segment i's jobs combined in order, finished.
@@ -392,7 +394,11 @@ void enqueue(const R& r, source_t<R> src, std::uint64_t n, const layout& L, type
                    chunk_elements, ls.big, ls.count, ls.owner, ls.bad, out);
         }
         device_buffer partials(ls.job_capacity * sizeof(A), stream);
-        launch("segment_chunks launch", segment_chunks<R>, static_cast<unsigned>(ls.job_capacity), tuning::block_threads,
+        static wave_cache chunk_waves{};
+        const auto chunk_wave = static_cast<std::uint64_t>(
+            one_wave(chunk_waves, segment_chunks<R>, tuning::block_threads, t.blocks_per_sm));
+        launch("segment_chunks launch", segment_chunks<R>,
+               static_cast<unsigned>(ls.job_capacity < chunk_wave ? ls.job_capacity : chunk_wave), tuning::block_threads,
                stream, r, src, static_cast<const big_segment*>(ls.big), static_cast<const unsigned long long*>(ls.count),
                static_cast<const std::uint64_t*>(ls.owner), chunk_elements, partials.as<A>());
         launch("combine_chunks launch", combine_chunks<R>, static_cast<unsigned>((ls.big_capacity + threads - 1) / threads),
