@@ -13,8 +13,9 @@
 #   sweep     the one-wave grid size on the largest inputs, next to CUB
 #   multigpu  (kind nvidia-h200-x2 or larger) the multi-GPU test's cases and the multigpu/
 #             benchmark rows, then a table of them; writes at most 7 files to $OUT
-#   python    the Python module that scripts/device/python_module.sh built for this machine's
-#             python3: its pytest suite (the GPU arrays' cases run here), then
+#   python    the Python module that scripts/device/python_module.sh staged (with the
+#             interpreter it came with, or for this machine's python3): its pytest suite (the
+#             GPU arrays' cases run here), then
 #             bench/python_vs_numpy.py's --device rows (python.log, python_device.json)
 # Exit status 1 when a test failed, timed out, was not staged or ran no Catch2 case (its name
 # matched none), when a test SKIPPED here (a skip on the GPU machine means it did not run:
@@ -257,14 +258,23 @@ if [ "$mode" = python ]; then
     status=1
   else
     rm -rf "$stage/python" && tar xJf "$stage/python.tar.xz" -C "$stage"
-    export PYTHONPATH="$stage/python" PYTHONDONTWRITEBYTECODE=1 PYTHONUNBUFFERED=1
+    export PYTHONDONTWRITEBYTECODE=1 PYTHONUNBUFFERED=1
+    python=python3
+    if [ -d "$stage/python/root" ]; then  # python_module.sh carry: the interpreter came along
+      python="$stage/python/root/usr/bin/python3"
+      export PYTHONHOME="$stage/python/root/usr" PYTHONPATH="$stage/python/site"
+      export LD_LIBRARY_PATH="$stage/python/lib:$LD_LIBRARY_PATH"
+    else  # python_module.sh build: the module for this machine's python3
+      export PYTHONPATH="$stage/python"
+    fi
+    "$python" -c 'import sys, numpy, preduce; print(sys.version.split()[0], "NumPy", numpy.__version__, preduce.backends())'
     py_start=$SECONDS
-    python3 -m pytest -q -p no:cacheprovider python/tests >"$out/python.log" 2>&1
+    "$python" -m pytest -q -p no:cacheprovider python/tests >"$out/python.log" 2>&1
     rc=$?
     tail -3 "$out/python.log"
     summary+=("python pytest rc=$rc, $((SECONDS - py_start)) s")
     [ "$rc" = 0 ] || status=1
-    timeout "${BENCH_TIMEOUT:-300}" python3 bench/python_vs_numpy.py --device-only --json "$out/python_device.json" \
+    timeout "${BENCH_TIMEOUT:-300}" "$python" bench/python_vs_numpy.py --device-only --json "$out/python_device.json" \
       2>&1 | tee -a "$out/python.log" || status=1
   fi
 fi
