@@ -30,8 +30,9 @@ def calibrate(*, max_log2=26, threads=0, path=None, quiet=False):
     """Measures every backend on this machine (the median call of sum and of argmin over
     float32, from 2^4 to 2^max_log2 elements, in pageable and, with a GPU, pinned memory),
     writes the rules backend="auto" follows to the calibration file (path, else
-    $PREDUCE_CALIBRATION, else the per-user cache), and makes this process read it again.
-    Returns describe("auto"). It runs `preduce --calibrate`, so it needs the command-line tool
+    $PREDUCE_CALIBRATION, else the per-user cache), and makes this process read its file
+    again: the one $PREDUCE_CALIBRATION or the cache names, so a file written elsewhere with
+    path= is used once PREDUCE_CALIBRATION names it. Returns describe("auto"). It runs `preduce --calibrate`, so it needs the command-line tool
     (CMake's PREDUCE_BUILD_TOOLS); quiet=True keeps its table off stdout. Takes about a
     minute at the default max_log2."""
     if not isinstance(max_log2, int) or not 4 <= max_log2 <= 30:
