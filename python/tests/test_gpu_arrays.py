@@ -80,7 +80,11 @@ def test_a_stream_named_by_the_interface_is_accepted():
 @pytest.mark.parametrize("op", ["sum", "min", "max", "argmin", "argmax", "count_nonzero", "mean", "prod"])
 @pytest.mark.parametrize("dtype", [np.float32, np.float64, np.int32, np.float16])
 def test_segments_stay_on_the_gpu_and_match_the_host(op, dtype):
+    if op == "prod" and dtype == np.float16:
+        pytest.skip("float16 products of hundreds of factors differ by more than a tolerance can say")
     x = data(dtype, 50_000)
+    if op == "prod" and np.dtype(dtype).kind == "f":
+        x = (1 + 0.01 * RNG.standard_normal(50_000)).astype(dtype)  # products that stay in range
     lengths = RNG.integers(0, 400, 300)
     offsets = np.concatenate([[0], np.cumsum(lengths)])
     offsets = offsets[offsets <= len(x)].astype(np.uint64)
@@ -92,7 +96,7 @@ def test_segments_stay_on_the_gpu_and_match_the_host(op, dtype):
     assert got.dtype == want.dtype and got.shape == want.shape
     host = got.get()
     if op == "prod" and np.dtype(dtype).kind == "f":
-        np.testing.assert_allclose(host, want, rtol=1e-3 if dtype == np.float16 else 1e-5)
+        np.testing.assert_allclose(host, want, rtol=1e-4)
     else:
         np.testing.assert_array_equal(host, want)
     # device offsets (int64), the same results
@@ -112,12 +116,9 @@ def test_batches_into_a_callers_gpu_array(op):
     x = data(np.float64, 64 * 1000)
     dtype = np.int64 if op == "argmax" else np.float64
     out = preduce.to_device(np.zeros(1000, dtype))
-    assert preduce.reduce_batches(on_gpu(x), 64, op, out=InterfaceOnly(out)).device is out
-    want = preduce.reduce_batches(x, 64, op, backend="seq")
-    if op == "mean":
-        np.testing.assert_allclose(out.get(), want, rtol=1e-13)
-    else:
-        np.testing.assert_array_equal(out.get(), want)
+    fixed = "fast" if op == "argmax" else "deterministic"  # sums in the fixed order: the same bits everywhere
+    assert preduce.reduce_batches(on_gpu(x), 64, op, out=InterfaceOnly(out), precision=fixed).device is out
+    np.testing.assert_array_equal(out.get(), preduce.reduce_batches(x, 64, op, backend="seq", precision=fixed))
 
 
 def test_bad_gpu_outputs_and_offsets_are_refused_before_any_work():
@@ -158,5 +159,5 @@ def test_cupy_arrays_come_back_as_cupy_arrays():
     assert isinstance(got, cupy.ndarray)
     np.testing.assert_array_equal(cupy.asnumpy(got), preduce.reduce_batches(x, 256, "argmin", backend="seq"))
     out = cupy.empty(256, cupy.float32)
-    assert preduce.reduce_batches(c, 256, out=out) is out
-    np.testing.assert_allclose(cupy.asnumpy(out), preduce.reduce_batches(x, 256, backend="seq"), rtol=1e-4, atol=1e-4)
+    assert preduce.reduce_batches(c, 256, out=out, precision="deterministic") is out
+    np.testing.assert_array_equal(cupy.asnumpy(out), preduce.reduce_batches(x, 256, backend="seq", precision="deterministic"))
