@@ -6,7 +6,9 @@ Rows: sum, max, argmin, sum(axis=0) of a (n/256, 256) matrix, and segments of 16
 2^MAX, with preduce on 1 thread and on every thread (threads=0). Each round calls every
 candidate of a row once, in turn, on the same array; the row reports each candidate's median
 over the rounds (interleaved, so a drift of the machine moves all alike) and NumPy time /
-preduce time. NumPy runs on one thread (its reductions have no others).
+preduce time. NumPy runs on one thread (its reductions have no others). Each row also times
+preduce.sum of the same array on every thread, which reads at the machine's read-probe rate:
+NumPy time / that time is the most any reduction of those bytes can show on this machine.
 
     PYTHONPATH=build/python /usr/bin/python3 bench/python_vs_numpy.py [--max 26] [--json out.json] [--plot out.png]
     ... --device       also sum over GPU arrays against the C++ call (the GPU machine: run.sh python)
@@ -64,13 +66,19 @@ def rows(max_exp, dtypes):
                                 lambda t: (lambda: preduce.reduce_segments(x, offsets, "sum", threads=t))),
             }
             for op, (numpy_call, preduce_call) in cases.items():
-                med = interleaved([("numpy", numpy_call), ("preduce_1t", preduce_call(1)), ("preduce_all", preduce_call(0))])
+                # "read": preduce's sum of the same bytes on every thread, which reads at the
+                # machine's read probe rate: NumPy time / read time bounds what any reduction of
+                # these bytes can show against NumPy on this machine.
+                med = interleaved([("numpy", numpy_call), ("preduce_1t", preduce_call(1)), ("preduce_all", preduce_call(0)),
+                                   ("read", lambda: preduce.sum(x))])
                 row = {"op": op, "type": np.dtype(dtype).name, "n": n, **{k + "_us": v * 1e6 for k, v in med.items()}}
                 row["speedup_1t"] = med["numpy"] / med["preduce_1t"]
                 row["speedup_all"] = med["numpy"] / med["preduce_all"]
+                row["bound_all"] = med["numpy"] / med["read"]
                 out.append(row)
                 print(f"| {op} | {row['type']} | 2^{e} | {row['numpy_us']:.2f} | {row['preduce_1t_us']:.2f} | "
-                      f"{row['preduce_all_us']:.2f} | {row['speedup_1t']:.2f} | {row['speedup_all']:.2f} |", flush=True)
+                      f"{row['preduce_all_us']:.2f} | {row['speedup_1t']:.2f} | {row['speedup_all']:.2f} | "
+                      f"{row['bound_all']:.2f} |", flush=True)
     x = np.random.default_rng(0).standard_normal(1000).astype(np.float32)
     med = interleaved([("numpy", lambda: np.sum(x)), ("preduce_1t", lambda: preduce.sum(x)),
                        ("preduce_all", lambda: preduce.sum(x))], budget_s=1.0)
@@ -100,7 +108,7 @@ def device_rows():
     print("| sum of float32 in GPU memory | n | Python call us | C++ call us | Python / C++ |")
     print("|---|---|---:|---:|---:|")
     for e in (10, 16, 20, 24, 28, 30):
-        host = np.random.default_rng(e).standard_normal(1 << e).astype(np.float32)
+        host = np.random.default_rng(e).random(1 << e, dtype=np.float32) - np.float32(0.5)
         d = InterfaceOnly(preduce.to_device(host))
         del host
         calls = max(1, int(2e-3 / max(native(d, "sum", 3), 1e-9)))  # about 2 ms a sample
@@ -151,8 +159,9 @@ def main():
     print(f"preduce backends: {preduce.backends()}, {preduce.describe('auto')}")
     results = []
     if not a.device_only:
-        print("| op | type | n | NumPy us | preduce 1 thread us | preduce all threads us | NumPy/preduce 1t | NumPy/preduce all |")
-        print("|---|---|---|---:|---:|---:|---:|---:|")
+        print("| op | type | n | NumPy us | preduce 1 thread us | preduce all threads us | NumPy/preduce 1t | NumPy/preduce all "
+              "| NumPy/read all (bound) |")
+        print("|---|---|---|---:|---:|---:|---:|---:|---:|")
         results = rows(a.max, [np.dtype(t).type for t in a.types.split(",")])
     if a.device or a.device_only:
         results += device_rows()
