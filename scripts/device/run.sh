@@ -13,9 +13,8 @@
 #   sweep     the one-wave grid size on the largest inputs, next to CUB
 #   multigpu  (kind nvidia-h200-x2 or larger) the multi-GPU test's cases and the multigpu/
 #             benchmark rows, then a table of them; writes at most 7 files to $OUT
-#   python    the Python module that scripts/device/python_module.sh staged (with the
-#             interpreter it came with, or for this machine's python3): its pytest suite (the
-#             GPU arrays' cases run here), then
+#   python    the Python module that scripts/device/python_module.sh packed with its
+#             interpreter: its pytest suite (the GPU arrays' cases run here), then
 #             bench/python_vs_numpy.py's --device rows (python.log, python_device.json)
 # Exit status 1 when a test failed, timed out, was not staged or ran no Catch2 case (its name
 # matched none), when a test SKIPPED here (a skip on the GPU machine means it did not run:
@@ -254,19 +253,14 @@ fi
 
 if [ "$mode" = python ]; then
   if [ ! -f "$stage/python.tar.xz" ]; then
-    summary+=("python: no $stage/python.tar.xz (scripts/device/python_module.sh build)")
+    summary+=("python: no $stage/python.tar.xz (scripts/device/python_module.sh carry)")
     status=1
   else
     rm -rf "$stage/python" && tar xJf "$stage/python.tar.xz" -C "$stage"
     export PYTHONDONTWRITEBYTECODE=1 PYTHONUNBUFFERED=1
-    python=python3
-    if [ -d "$stage/python/root" ]; then  # python_module.sh carry: the interpreter came along
-      python="$stage/python/root/usr/bin/python3"
-      export PYTHONHOME="$stage/python/root/usr" PYTHONPATH="$stage/python/site"
-      export LD_LIBRARY_PATH="$stage/python/lib:$LD_LIBRARY_PATH"
-    else  # python_module.sh build: the module for this machine's python3
-      export PYTHONPATH="$stage/python"
-    fi
+    python="$stage/python/root/usr/bin/python3"  # the interpreter python_module.sh packed
+    export PYTHONHOME="$stage/python/root/usr" PYTHONPATH="$stage/python/site"
+    export LD_LIBRARY_PATH="$stage/python/lib:$LD_LIBRARY_PATH"
     "$python" -c 'import sys, numpy, preduce; print(sys.version.split()[0], "NumPy", numpy.__version__, preduce.backends())'
     py_start=$SECONDS
     "$python" -m pytest -q -p no:cacheprovider python/tests >"$out/python.log" 2>&1
