@@ -8,8 +8,17 @@
 //            completing on an mbarrier; the warp waits on the barrier's phase, reads, and
 //            __syncwarp()s before the chunk is fetched into again: the bulk block pass's
 //            hand-off (grid/fixed_order/bulk.cuh).
-// Both are ordered by the PTX memory model (the barrier's arrive/sync; the mbarrier's phase
-// completion), and each checks its sums, so a failure here is a wrong result, not a report.
+//   named, then the CTA
+//            the named hand-off, then what the staged kernel's CTA does after it: a
+//            __syncthreads, lane 0 of each warp writes a value that warp 0 reads after another
+//            (the last round's fold_few_from_l2), and every thread writes the stage's memory
+//            again, read by thread 0 after one more (fold_run_in_shared's reuse of it).
+//   the CTA alone
+//            the same without the named hand-off: the control for the one above.
+// All are ordered by the PTX memory model (the barrier's arrive/sync; the mbarrier's phase
+// completion; bar.sync 0 over every thread), and each checks its sums, so a failure here is a
+// wrong result, not a report. A report in "named, then the CTA" and none in "the CTA alone"
+// or "named" points at the tool's model of bar.arrive followed by bar.sync 0.
 // Without a GPU it exits 77 (skipped).
 #include <cuda_runtime_api.h>
 
@@ -41,6 +50,42 @@ __global__ void named_handoff(const float* in, float* out) {
         for (int u = 0; u < rows; ++u) acc += stage[(w - 1) * 32 * rows + u * 32 + lane];
     }
     out[blockIdx.x * 32 + lane] = acc;
+}
+
+// After the hand-off (or without it, Named false): the staged kernel's later uses of shared
+// memory, each after a __syncthreads. out[blockIdx.x]: 4 * 32 * rows + 4 + 128 with ones in.
+template <bool Named>
+__global__ void named_then_cta(const float* in, float* out) {
+    __shared__ float stage[3 * 32 * rows];
+    __shared__ float warp_value[4];
+    const unsigned warp = threadIdx.x / 32, lane = threadIdx.x % 32;
+    const float* block = in + static_cast<std::size_t>(blockIdx.x) * 4 * 32 * rows;
+    float acc = 0.0f;
+    if (warp != 0) {
+        for (int u = 0; u < rows; ++u) stage[(warp - 1) * 32 * rows + u * 32 + lane] = block[warp * 32 * rows + u * 32 + lane];
+        if constexpr (Named) named_arrive(warp, 64);
+    } else {
+        for (int u = 0; u < rows; ++u) acc += block[u * 32 + lane];
+    }
+    if constexpr (!Named) __syncthreads();
+    if (warp == 0)
+        for (unsigned w = 1; w < 4; ++w) {
+            if constexpr (Named) named_sync(w, 64);
+            for (int u = 0; u < rows; ++u) acc += stage[(w - 1) * 32 * rows + u * 32 + lane];
+        }
+    for (unsigned d = 16; d > 0; d /= 2) acc += __shfl_down_sync(0xffffffffu, acc, d);  // warp 0's lane 0: the block
+    __syncthreads();  // hand_on's: warp 0 has read the stage
+    if (lane == 0) warp_value[warp] = warp == 0 ? acc : 1.0f;
+    __syncthreads();
+    float total = 0.0f;
+    if (warp == 0 && lane < 4) total = warp_value[lane];
+    stage[threadIdx.x] = 1.0f;  // the stage's memory written again, as the tree's
+    __syncthreads();
+    if (threadIdx.x == 0)
+        for (unsigned i = 0; i < 128; ++i) total += stage[i];
+    if (warp == 0) total += __shfl_down_sync(0xffffffffu, total, 1) + __shfl_down_sync(0xffffffffu, total, 2) +
+                            __shfl_down_sync(0xffffffffu, total, 3);
+    if (threadIdx.x == 0) out[blockIdx.x] = total;
 }
 
 constexpr unsigned chunk_floats = 1024, depth = 2, chunks = 16;  // 4 KiB chunks: 32 KiB of ring a CTA
@@ -98,6 +143,18 @@ int main() {
     named_handoff<<<blocks, 128>>>(in, out);
     cudaMemcpy(got.data(), out, blocks * 32 * sizeof(float), cudaMemcpyDeviceToHost);
     bool ok = check(got, blocks, 4 * rows, "named");
+    for (const bool named : {true, false}) {
+        if (named) named_then_cta<true><<<blocks, 128>>>(in, out);
+        else named_then_cta<false><<<blocks, 128>>>(in, out);
+        cudaMemcpy(got.data(), out, blocks * sizeof(float), cudaMemcpyDeviceToHost);
+        for (unsigned b = 0; b < blocks; ++b)
+            if (got[b] != static_cast<float>(4 * 32 * rows + 3 + 128)) {
+                std::printf("%s: block %u gave %g, want %d\n", named ? "named, then the CTA" : "the CTA alone", b, got[b],
+                            4 * 32 * rows + 3 + 128);
+                ok = false;
+                break;
+            }
+    }
     bulk_handoff<<<blocks, 128>>>(in, out);
     cudaMemcpy(got.data(), out, got.size() * sizeof(float), cudaMemcpyDeviceToHost);
     ok = check(got, static_cast<std::size_t>(blocks) * 4, chunks * chunk_floats / 32, "bulk") && ok;
