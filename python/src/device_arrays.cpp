@@ -160,8 +160,9 @@ py::object device_array::get() const {
     py::array host(py::dtype(dtype_), std::vector<py::ssize_t>{static_cast<py::ssize_t>(count_)});
 #if PREDUCE_HAVE_CUDA
     if (count_ != 0) {
+        void* to = host.mutable_data();
         py::gil_scoped_release unlocked;
-        check(cudaMemcpy2D(host.mutable_data(), itemsize_, data_, stride_, itemsize_, count_, cudaMemcpyDeviceToHost),
+        check(cudaMemcpy2D(to, itemsize_, data_, stride_, itemsize_, count_, cudaMemcpyDeviceToHost),
               "cudaMemcpy2D (DeviceArray.get)");
     }
 #endif
