@@ -160,6 +160,14 @@ array_view from_dlpack(py::handle obj, const std::string& dtype, const char* wha
 
 } // namespace
 
+bool is_gpu_array(py::handle obj) {
+    if (py::isinstance<py::array>(obj)) return false;
+    if (py::hasattr(obj, "__cuda_array_interface__")) return true;
+    if (PyObject_CheckBuffer(obj.ptr()) || !py::hasattr(obj, "__dlpack_device__")) return false;
+    const int type = obj.attr("__dlpack_device__")().cast<py::tuple>()[0].cast<int>();
+    return type == 2 || type == 13;
+}
+
 array_view view_of(py::handle obj, const std::string& dtype, const char* what) {
     if (obj.is_none()) throw py::type_error(std::string("preduce: ") + what + " is None; give an array");
     // A NumPy array is host memory with the buffer protocol: it skips the GPU interfaces'

@@ -42,6 +42,10 @@ struct array_view {
     std::shared_ptr<void> tensor;              // a DLPack tensor this view holds, given back after the call
 };
 
+// Whether view_of would read obj as GPU memory: __cuda_array_interface__, or DLPack of CUDA or
+// managed memory without the buffer protocol.
+bool is_gpu_array(py::handle obj);
+
 // The elements of obj; dtype "" (the object's own type) or "bfloat16" (a uint16 array of
 // bfloat16 bits). `what` names the argument in error messages.
 array_view view_of(py::handle obj, const std::string& dtype, const char* what);

@@ -111,7 +111,6 @@ py::array_t<std::uint64_t, py::array::c_style | py::array::forcecast> offsets_of
 // library checks them on the GPU: a negative int64 reads as an offset past the end there).
 array_view device_offsets_of(py::handle offsets, const array_view& x) {
     array_view off = view_of(offsets, "", "offsets");
-    if (!off.on_gpu) throw py::type_error("preduce.reduce_segments: offsets is a DLPack tensor of host memory; give a NumPy array");
     if (!x.on_gpu)
         throw py::value_error("preduce.reduce_segments: offsets are GPU memory and x is host memory; give host offsets");
     if (off.type != element::i64 && off.type != element::u64)
@@ -189,8 +188,7 @@ PYBIND11_MODULE(_preduce, m) {
            const std::string& precision, int threads, const std::string& dtype) {
             const op_id o = parse_op(op);
             const array_view v = view_of(x, dtype, "x");
-            if (py::hasattr(offsets, "__cuda_array_interface__") ||
-                (!PyObject_CheckBuffer(offsets.ptr()) && py::hasattr(offsets, "__dlpack__"))) {
+            if (is_gpu_array(offsets)) {
                 const array_view off = device_offsets_of(offsets, v);  // alive for the call
                 return reduce_segments(o, v, {static_cast<const std::uint64_t*>(off.data), off.size - 1, 0}, out,
                                        make_call(backend, precision, threads, v.stream));

@@ -10,13 +10,24 @@ using namespace detail;
 
 namespace {
 
-// A GPU array: __cuda_array_interface__, or DLPack of CUDA or managed memory without the
-// buffer protocol (view_of's order).
-bool is_gpu_array(py::handle obj) {
-    if (py::hasattr(obj, "__cuda_array_interface__")) return true;
-    if (PyObject_CheckBuffer(obj.ptr()) || !py::hasattr(obj, "__dlpack_device__")) return false;
-    const int type = obj.attr("__dlpack_device__")().cast<py::tuple>()[0].cast<int>();
-    return type == 2 || type == 13;
+// f(run, (R*)nullptr) for the element type of x and the operation op, with R the library's
+// result type: run(R* results) reduces every segment of x into results (host memory, or device
+// memory for the cuda backend), the GIL released.
+template <class F>
+py::object with_segment_run(op_id op, const array_view& x, const segments_spec& segments, const call& c, F&& f) {
+    return visit(x.type, [&](auto tag) {
+        using T = decltype(tag);
+        const auto* p = static_cast<const T*>(x.data);
+        return with_op<T>(op, [&](const auto& o) -> py::object {
+            using R = preduce::result_of_t<T, std::remove_cvref_t<decltype(o)>>;
+            const auto run = [&](R* results) {
+                py::gil_scoped_release unlocked;
+                if (segments.k != 0) preduce::reduce_batches(c.backend, p, x.size, segments.k, o, results, c.options);
+                else preduce::reduce_segments(c.backend, p, x.size, segments.offsets, segments.m, o, results, c.options);
+            };
+            return f(run, static_cast<R*>(nullptr));
+        });
+    });
 }
 
 // GPU input with no out, or a GPU out: the results stay on the GPU, in the caller's out or in
@@ -44,44 +55,35 @@ py::object reduce_segments_on_gpu(op_id op, const array_view& x, const segments_
         target = const_cast<void*>(out_view.data);
     }
     void* stream = c.options.stream;
-    return visit(x.type, [&](auto tag) {
-        using T = decltype(tag);
-        const auto* p = static_cast<const T*>(x.data);
-        return with_op<T>(op, [&](const auto& o) -> py::object {
-            using R = preduce::result_of_t<T, std::remove_cvref_t<decltype(o)>>;
-            const auto run = [&](R* results) {
-                py::gil_scoped_release unlocked;
-                if (segments.k != 0) preduce::reduce_batches(c.backend, p, x.size, segments.k, o, results, c.options);
-                else preduce::reduce_segments(c.backend, p, x.size, segments.offsets, m, o, results, c.options);
-            };
-            const auto give = [&](const device_array& made) { return target != nullptr ? out : py::cast(made); };
-            if constexpr (std::is_arithmetic_v<R>) {
-                if (py::dtype::of<R>().is(py::dtype(dtype))) {
-                    device_array made;
-                    if (target == nullptr) made = device_array::allocate(m, dtype, x.data);
-                    run(static_cast<R*>(target != nullptr ? target : made.data()));
-                    return give(made);
-                }
+    return with_segment_run(op, x, segments, c, [&](const auto& run, auto* none) -> py::object {
+        using R = std::remove_pointer_t<decltype(none)>;
+        device_array made;  // the new result array, where the caller gave no out
+        const auto destination = [&] {
+            if (target == nullptr) made = device_array::allocate(m, dtype, x.data);
+            return target != nullptr ? target : made.data();
+        };
+        const auto result = [&] { return target != nullptr ? out : py::cast(made); };
+        if constexpr (std::is_arithmetic_v<R>) {
+            if (py::dtype::of<R>().is(py::dtype(dtype))) {
+                run(static_cast<R*>(destination()));
+                return result();
             }
-            if constexpr (requires(R r) { r.index; }) {
-                const device_array pairs = device_array::allocate(m * sizeof(R), "uint8", x.data);
-                run(static_cast<R*>(pairs.data()));
-                // no_index (an empty segment) reads as -1 in int64, as on the host
-                const device_array indices = pairs.view(m, "int64", offsetof(R, index), sizeof(R));
-                if (target == nullptr) return py::cast(indices);
-                copy_on_device(target, sizeof(std::int64_t), indices.data(), sizeof(R), sizeof(std::int64_t), m, stream);
-                return out;
-            } else {
-                std::vector<R> r(m);
-                run(r.data());
-                const py::array host = to_array(r, {static_cast<py::ssize_t>(m)}, dtype);
-                device_array made;
-                if (target == nullptr) made = device_array::allocate(m, dtype, x.data);
-                copy_to_device(target != nullptr ? target : made.data(), host.data(), static_cast<std::size_t>(host.nbytes()),
-                               stream);
-                return give(made);
-            }
-        });
+        }
+        if constexpr (requires(R r) { r.index; }) {
+            const device_array pairs = device_array::allocate(m * sizeof(R), "uint8", x.data);
+            run(static_cast<R*>(pairs.data()));
+            // no_index (an empty segment) reads as -1 in int64, as on the host
+            const device_array indices = pairs.view(m, "int64", offsetof(R, index), sizeof(R));
+            if (target == nullptr) return py::cast(indices);
+            copy_on_device(target, sizeof(std::int64_t), indices.data(), sizeof(R), sizeof(std::int64_t), m, stream);
+            return out;
+        } else {
+            std::vector<R> r(m);
+            run(r.data());
+            const py::array host = to_array(r, {static_cast<py::ssize_t>(m)}, dtype);
+            copy_to_device(destination(), host.data(), static_cast<std::size_t>(host.nbytes()), stream);
+            return result();
+        }
     });
 }
 
@@ -105,35 +107,26 @@ py::object reduce_segments(op_id op, const array_view& x, const segments_spec& s
             throw py::value_error("preduce.reduce_segments: out must be 1-D with " + std::to_string(m) +
                                   " elements, one per segment");
     }
-    return visit(x.type, [&](auto tag) {
-        using T = decltype(tag);
-        const auto* p = static_cast<const T*>(x.data);
-        return with_op<T>(op, [&](const auto& o) -> py::object {
-            using R = preduce::result_of_t<T, std::remove_cvref_t<decltype(o)>>;
-            const auto run = [&](R* results) {
-                py::gil_scoped_release unlocked;
-                if (segments.k != 0) preduce::reduce_batches(c.backend, p, x.size, segments.k, o, results, c.options);
-                else preduce::reduce_segments(c.backend, p, x.size, segments.offsets, m, o, results, c.options);
-            };
-            // Results NumPy holds as they are (numbers of the result dtype): straight into the
-            // caller's out, or into the new array; the others through a vector, converted.
-            if constexpr (std::is_arithmetic_v<R>) {
-                if (py::dtype::of<R>().is(py::dtype(dtype))) {
-                    py::array_t<R> a = out.is_none() ? py::array_t<R>(static_cast<py::ssize_t>(m)) : py::array_t<R>(out);
-                    if (!out.is_none() && (a.ptr() != out.ptr() || !(a.flags() & py::array::c_style)))
-                        throw py::value_error("preduce.reduce_segments: out must be C-contiguous");
-                    run(a.mutable_data());
-                    return out.is_none() ? py::object(a) : out;
-                }
+    return with_segment_run(op, x, segments, c, [&](const auto& run, auto* none) -> py::object {
+        using R = std::remove_pointer_t<decltype(none)>;
+        // Results NumPy holds as they are (numbers of the result dtype): straight into the
+        // caller's out, or into the new array; the others through a vector, converted.
+        if constexpr (std::is_arithmetic_v<R>) {
+            if (py::dtype::of<R>().is(py::dtype(dtype))) {
+                py::array_t<R> a = out.is_none() ? py::array_t<R>(static_cast<py::ssize_t>(m)) : py::array_t<R>(out);
+                if (!out.is_none() && (a.ptr() != out.ptr() || !(a.flags() & py::array::c_style)))
+                    throw py::value_error("preduce.reduce_segments: out must be C-contiguous");
+                run(a.mutable_data());
+                return out.is_none() ? py::object(a) : out;
             }
-            std::vector<R> r(m);
-            run(r.data());
-            py::array a = to_array(r, {static_cast<py::ssize_t>(m)}, dtype);
-            if (out.is_none()) return a;
-            py::array target = out;
-            target[py::slice(0, static_cast<py::ssize_t>(m), 1)] = a;
-            return out;
-        });
+        }
+        std::vector<R> r(m);
+        run(r.data());
+        py::array a = to_array(r, {static_cast<py::ssize_t>(m)}, dtype);
+        if (out.is_none()) return a;
+        py::array target = out;
+        target[py::slice(0, static_cast<py::ssize_t>(m), 1)] = a;
+        return out;
     });
 }
 
