@@ -65,6 +65,18 @@ struct strided_source {
     PREDUCE_HD constexpr strided_source operator+(std::size_t k) const { return {base + k * stride, stride}; }
 };
 
+// Entry s of an offsets array, o, after `previous` (entry s - 1, or 0 for s = 0), in data of
+// n elements: throws the error that names the first wrong entry.
+inline void check_offset_entry(std::uint64_t s, std::uint64_t previous, std::uint64_t o, std::uint64_t n) {
+    if (o < previous)
+        throw invalid_argument("preduce::reduce_segments: offsets decrease at entry " + std::to_string(s) + " (" +
+                               std::to_string(previous) + " then " + std::to_string(o) +
+                               "); segment s is [offsets[s], offsets[s + 1]) and offsets must not decrease");
+    if (o > n)
+        throw invalid_argument("preduce::reduce_segments: offsets[" + std::to_string(s) + "] = " + std::to_string(o) +
+                               " is past the end of the data (" + std::to_string(n) + " elements)");
+}
+
 // Checks of a layout against data of n elements, before any work. For offsets in host
 // memory: m + 1 non-decreasing entries from 0 .. n (the last may be below n: the elements
 // after it belong to no segment). Device-resident offsets are checked by the backend that
@@ -75,15 +87,8 @@ inline void check_offsets(const std::uint64_t* offsets, std::uint64_t m, std::ui
                                " segments)");
     std::uint64_t previous = 0;
     for (std::uint64_t s = 0; s <= m; ++s) {
-        const std::uint64_t o = offsets[s];
-        if (o < previous)
-            throw invalid_argument("preduce::reduce_segments: offsets decrease at entry " + std::to_string(s) + " (" +
-                                   std::to_string(previous) + " then " + std::to_string(o) +
-                                   "); segment s is [offsets[s], offsets[s + 1]) and offsets must not decrease");
-        if (o > n)
-            throw invalid_argument("preduce::reduce_segments: offsets[" + std::to_string(s) + "] = " + std::to_string(o) +
-                                   " is past the end of the data (" + std::to_string(n) + " elements)");
-        previous = o;
+        check_offset_entry(s, previous, offsets[s], n);
+        previous = offsets[s];
     }
 }
 

@@ -30,6 +30,7 @@
 #include "preduce/kokkos/info.hpp"
 #include "preduce/host_simd/kernels.hpp"
 #include "preduce/errors.hpp"
+#include "preduce/kokkos/detail/device_segments.hpp"
 #include "preduce/kokkos/detail/fixed_order.hpp"
 #include "preduce/kokkos/detail/fold.hpp"
 #include "preduce/kokkos/detail/ordered.hpp"
@@ -125,24 +126,13 @@ typename R::accumulator_type run(source_t<R> src, std::size_t n, const R& reduce
     }
 }
 
-// Locates each input array, then inside launch() (runtime.hpp) stages the arrays where the
-// execution space reads them (stage.hpp) and calls go(staged source).
-template <class T, class Go>
-auto with_staged(const T* data, std::size_t n, Go&& go) {
-    const memory_kind where = locate(data);
+// Inside launch() (runtime.hpp): stages the input arrays where the execution space reads
+// them (stage.hpp) and calls go(staged source).
+template <class S, class Go>
+auto with_staged(S src, std::size_t n, Go&& go) {
     return launch([&] {
-        const staged_array<execution_space, T> in(data, n, where, "data");
+        const auto in = stage_source<execution_space>(src, n);
         return go(in.get());
-    });
-}
-
-template <class A, class B, class Go>
-auto with_staged(zip_source<A, B> src, std::size_t n, Go&& go) {
-    const memory_kind wx = locate(src.first), wy = locate(src.second);
-    return launch([&] {
-        const staged_array<execution_space, A> x(src.first, n, wx, "x");
-        const staged_array<execution_space, B> y(src.second, n, wy, "y");
-        return go(zip_source<A, B>{x.get(), y.get()});
     });
 }
 
@@ -170,11 +160,11 @@ typename R::result_type reduce_source(source_t<R> src, std::size_t n, const R& r
     }
 }
 
-// One result per segment (detail/algorithm/segment_layout.hpp): host_simd/segmented_folds.hpp's tasks as a
-// parallel_for on a host execution space. Those tasks are host code, so where Kokkos' default
-// space is a device (Cuda), they run on its host space (DefaultHostExecutionSpace) over host
-// copies of the arrays that live in device memory, and the results are copied to `out`
-// wherever it lives: the same results, computed on the host.
+// One result per segment (detail/algorithm/segment_layout.hpp). A host execution space runs
+// host_simd/segmented_folds.hpp's tasks as a parallel_for; a device execution space computes
+// every segment on the device (detail/device_segments.hpp), reading device and managed
+// memory in place, copying host arrays to the device first, and writing results into device
+// or managed memory in place or through the device into host memory.
 namespace detail {
 template <class Space>
 void run_tasks(const void*, std::size_t count, host_simd::task_ref task) {
@@ -183,18 +173,36 @@ void run_tasks(const void*, std::size_t count, host_simd::task_ref task) {
     Kokkos::fence();
 }
 
-template <class Space, precision P, class R>
-void reduce_segments_on(const R& reducer, source_t<R> src, const ::preduce::detail::segment_layout& layout,
-                        typename R::result_type* out) {
-    const auto threads = static_cast<std::size_t>(Space().concurrency());
-    host_simd::segments<P>(reducer, src, layout, out, host_simd::executor{threads > 0 ? threads : 1, nullptr, &run_tasks<Space>});
+template <precision P, class R>
+void reduce_segments_on_device(const R& reducer, source_t<R> src, std::size_t n,
+                               const ::preduce::detail::segment_layout& layout, typename R::result_type* out) {
+    using Out = typename R::result_type;
+    using mem = typename execution_space::memory_space;
+    ::preduce::detail::segment_layout L = layout;
+    std::optional<staged_array<execution_space, std::uint64_t>> offsets;
+    if (L.form == ::preduce::detail::segment_form::offsets) {
+        const memory_kind where = L.offsets == nullptr ? memory_kind::host : locate(L.offsets);
+        if (where == memory_kind::device) check_device_offsets<execution_space>(L.offsets, L.count, n);
+        else ::preduce::detail::check_offsets(L.offsets, L.count, n);
+        offsets.emplace(L.offsets, L.count + 1, where, "offsets");
+        L.offsets = offsets->get();
+    }
+    const auto data = stage_source<execution_space>(src, n);
+    const memory_kind where_out = locate(out);
+    if (where_out == memory_kind::device || where_out == memory_kind::managed) {
+        device_segments<P, execution_space>(reducer, data.get(), n, L, out);
+    } else {
+        const auto results = allocate<Out, mem>(L.count, "preduce::kokkos results");
+        device_segments<P, execution_space>(reducer, data.get(), n, L, results.data());
+        Kokkos::deep_copy(Kokkos::View<Out*, Kokkos::HostSpace, Kokkos::MemoryTraits<Kokkos::Unmanaged>>(out, L.count),
+                          results);
+    }
 }
 } // namespace detail
 
 template <precision P, class R>
 void reduce_segments_source(source_t<R> src, std::size_t n, const ::preduce::detail::segment_layout& layout,
                             const R& reducer, typename R::result_type* out, const options&) {
-    using Out = typename R::result_type;
     if constexpr (is_host_space<execution_space>) {
         detail::require_host_memory(src, n, "data");
         detail::require_host_memory(out, layout.count, "output");
@@ -202,28 +210,13 @@ void reduce_segments_source(source_t<R> src, std::size_t n, const ::preduce::det
             detail::require_host_memory(layout.offsets, layout.count + 1, "offsets");
             ::preduce::detail::check_offsets(layout.offsets, layout.count, n);
         }
-        launch([&] { detail::reduce_segments_on<execution_space, P>(reducer, src, layout, out); });
-    } else {
-        using host_space = Kokkos::DefaultHostExecutionSpace;
         launch([&] {
-            ::preduce::detail::segment_layout host_layout = layout;
-            std::optional<detail::host_readable<std::uint64_t>> offsets;
-            if (layout.form == ::preduce::detail::segment_form::offsets) {
-                offsets.emplace(layout.offsets, layout.count + 1);
-                host_layout.offsets = offsets->get();
-                ::preduce::detail::check_offsets(host_layout.offsets, layout.count, n);
-            }
-            const auto data = detail::host_readable_source(src, n);
-            if (locate(out) != memory_kind::device) {
-                detail::reduce_segments_on<host_space, P>(reducer, data.get(), host_layout, out);
-            } else {
-                const auto results = detail::allocate<Out, Kokkos::HostSpace>(layout.count, "preduce::kokkos results");
-                detail::reduce_segments_on<host_space, P>(reducer, data.get(), host_layout, results.data());
-                Kokkos::deep_copy(Kokkos::View<Out*, typename execution_space::memory_space,
-                                               Kokkos::MemoryTraits<Kokkos::Unmanaged>>(out, layout.count),
-                                  results);
-            }
+            const auto threads = static_cast<std::size_t>(execution_space().concurrency());
+            host_simd::segments<P>(reducer, src, layout, out,
+                                   host_simd::executor{threads > 0 ? threads : 1, nullptr, &detail::run_tasks<execution_space>});
         });
+    } else {
+        launch([&] { detail::reduce_segments_on_device<P>(reducer, src, n, layout, out); });
     }
 }
 

@@ -98,9 +98,10 @@ constexpr kokkos_builtin builtin_for() {
     }
 }
 
-// The Kokkos reducer for R, writing its result into `result` (host memory).
+// The Kokkos reducer for R, writing its result into `result` (host memory, or a local
+// variable of device code for a nested reduction).
 template <class R>
-auto make_reducer(typename R::accumulator_type& result) {
+KOKKOS_INLINE_FUNCTION auto make_reducer(typename R::accumulator_type& result) {
     using A = typename R::accumulator_type;
     constexpr kokkos_builtin b = builtin_for<R>();
     if constexpr (b == kokkos_builtin::sum) return Kokkos::Sum<A, Kokkos::HostSpace>(result);

@@ -66,8 +66,9 @@ private:
     const T* ptr_;
 };
 
-// data[0, n) readable on the host (the segmented path on a device space): in place, unless it
-// is CUDA device memory, which is copied to host memory first. Construct inside launch().
+// data[0, n) readable on the host (the offsets of few segments on a device space, to cut their
+// work): in place, unless it is CUDA device memory, which is copied to host memory first.
+// Construct inside launch().
 template <class T>
 class host_readable {
 public:
@@ -85,20 +86,22 @@ private:
     const T* ptr_;
 };
 
-// A source (one array, or the two of a zip) readable on the host: .get() gives it.
-template <class A, class B>
-struct host_readable_zip {
-    host_readable<A> x;
-    host_readable<B> y;
+// A source (one array, or the two of a zip) as ExecSpace reads it: .get() gives it. Construct
+// inside launch(); copies, if any, live as long as the returned object.
+template <class ExecSpace, class A, class B>
+struct staged_zip {
+    staged_array<ExecSpace, A> x;
+    staged_array<ExecSpace, B> y;
     zip_source<A, B> get() const { return {x.get(), y.get()}; }
 };
-template <class T>
-host_readable<T> host_readable_source(const T* data, std::size_t n) {
-    return host_readable<T>(data, n);
+template <class ExecSpace, class T>
+staged_array<ExecSpace, T> stage_source(const T* data, std::size_t n) {
+    return staged_array<ExecSpace, T>(data, n, locate(data), "data");
 }
-template <class A, class B>
-host_readable_zip<A, B> host_readable_source(zip_source<A, B> src, std::size_t n) {
-    return {host_readable<A>(src.first, n), host_readable<B>(src.second, n)};
+template <class ExecSpace, class A, class B>
+staged_zip<ExecSpace, A, B> stage_source(zip_source<A, B> src, std::size_t n) {
+    return {staged_array<ExecSpace, A>(src.first, n, locate(src.first), "x"),
+            staged_array<ExecSpace, B>(src.second, n, locate(src.second), "y")};
 }
 
 // For a host execution space reading an array in place (the segmented path): CUDA device

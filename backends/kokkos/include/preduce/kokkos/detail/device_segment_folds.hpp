@@ -1,0 +1,257 @@
+#pragma once
+// The kernels of many results on a device execution space (device_segments.hpp runs them).
+// Element j of a segment is src[begin + j * stride], lifted with index j. A job's fold goes
+// to the segment's result when the job is the whole segment (jobs_view's whole form) and to
+// partial[job] otherwise, which a combine kernel then folds in job order per segment.
+//
+// The fast order:
+//   fast_lanes_fold   one segment per team thread, its elements split over the thread's
+//                     vector lanes (commutative reducers; coalesced reads of short segments)
+//   fast_team_fold    one job per team, over the team's threads (commutative reducers)
+//   fast_thread_fold  one job per thread, in element order (any reducer; strided bands,
+//                     where neighbouring threads read neighbouring columns)
+//   fast_combine      each segment's partial results in job order
+// The fixed order of precision::deterministic / compensated (fixed_order/order.hpp), each
+// segment's own 4096-element blocks counted from its first element:
+//   fixed_team_fold   one job per team of `warps` warps of 32 threads: thread j of a warp is
+//                     lane j of a block, the warp's first thread runs the lane tree, the
+//                     team's first thread takes the block values in order into the block tree
+//   fixed_thread_fold one job per thread, a block at a time (fixed_order::block_value)
+//   fixed_combine     each segment's partial trees in job order
+// A job of the fixed order starts at a block whose index is a multiple of its block count
+// rounded up to a power of two (device_segments.hpp cuts them so), so its tree is a node of
+// the segment's block tree and the combine's tree over those nodes is the rest of it.
+//
+// Functors hold raw pointers, never Views: with Kokkos 4.6.99 built by nvcc 13 in C++20
+// mode a View held by a functor reaches the kernel with the members after it wrong
+// (scripts/kokkos/view_layout.cpp).
+#include <Kokkos_Core.hpp>
+
+#include <cstddef>
+#include <cstdint>
+
+#include "preduce/detail/algorithm/fixed_order/order.hpp"
+#include "preduce/detail/algorithm/segment_layout.hpp"
+#include "preduce/kokkos/detail/device_jobs.hpp"
+#include "preduce/kokkos/detail/reducer.hpp"
+#include "preduce/precision.hpp"
+#include "preduce/source.hpp"
+
+namespace preduce::kokkos::detail {
+
+namespace fixed_order = ::preduce::detail::fixed_order;
+using ::preduce::detail::segment_layout;
+
+template <class ExecSpace>
+using team_policy = Kokkos::TeamPolicy<ExecSpace, Kokkos::IndexType<std::int64_t>>;
+
+// Element j of segment s: where it is, for a layout's stride.
+template <class S>
+KOKKOS_INLINE_FUNCTION S segment_start(S src, const segment_layout& L, std::uint64_t s) {
+    return src + static_cast<std::size_t>(L.begin(s));
+}
+
+template <class R>
+struct fast_lanes_fold {
+    using A = typename R::accumulator_type;
+    source_t<R> src;
+    R r;
+    segment_layout L;
+    typename R::result_type* out;
+    template <class Member>
+    KOKKOS_INLINE_FUNCTION void operator()(const Member& m) const {
+        const std::uint64_t s =
+            static_cast<std::uint64_t>(m.league_rank()) * static_cast<std::uint64_t>(m.team_size()) + m.team_rank();
+        if (s >= L.count) return;
+        const auto x = segment_start(src, L, s);
+        A acc = R::identity();
+        Kokkos::parallel_reduce(
+            Kokkos::ThreadVectorRange(m, static_cast<std::int64_t>(L.length(s))),
+            [&](std::int64_t j, A& a) {
+                a = R::combine(a, r.lift(x[static_cast<std::size_t>(j)], static_cast<std::size_t>(j)));
+            },
+            make_reducer<R>(acc));
+        Kokkos::single(Kokkos::PerThread(m), [&] { out[s] = r.finish(acc); });
+    }
+};
+
+template <class R>
+struct fast_team_fold {
+    using A = typename R::accumulator_type;
+    source_t<R> src;
+    R r;
+    segment_layout L;
+    jobs_view J;
+    A* partial;
+    typename R::result_type* out;  // the whole form's results; null otherwise
+    template <class Member>
+    KOKKOS_INLINE_FUNCTION void operator()(const Member& m) const {
+        const auto k = static_cast<std::uint64_t>(m.league_rank());
+        const job_run job = J.at(L, k);
+        const auto x = segment_start(src, L, job.segment);
+        A acc = R::identity();
+        Kokkos::parallel_reduce(
+            Kokkos::TeamThreadRange(m, static_cast<std::int64_t>(job.first), static_cast<std::int64_t>(job.last)),
+            [&](std::int64_t j, A& a) {
+                a = R::combine(a, r.lift(x[static_cast<std::size_t>(j)], static_cast<std::size_t>(j)));
+            },
+            make_reducer<R>(acc));
+        Kokkos::single(Kokkos::PerTeam(m), [&] {
+            if (out != nullptr) out[job.segment] = r.finish(acc);
+            else partial[k] = acc;
+        });
+    }
+};
+
+template <class R>
+struct fast_thread_fold {
+    using A = typename R::accumulator_type;
+    source_t<R> src;
+    R r;
+    segment_layout L;
+    jobs_view J;
+    A* partial;
+    typename R::result_type* out;
+    KOKKOS_INLINE_FUNCTION void operator()(std::int64_t index) const {
+        const auto k = static_cast<std::uint64_t>(index);
+        const job_run job = J.at(L, k);
+        const auto x = segment_start(src, L, job.segment);
+        const std::uint64_t stride = L.stride();
+        A acc = R::identity();
+        for (std::uint64_t j = job.first; j < job.last; ++j)
+            acc = R::combine(acc, r.lift(x[static_cast<std::size_t>(j * stride)], static_cast<std::size_t>(j)));
+        if (out != nullptr) out[job.segment] = r.finish(acc);
+        else partial[k] = acc;
+    }
+};
+
+template <class R>
+struct fast_combine {
+    using A = typename R::accumulator_type;
+    R r;
+    jobs_view J;
+    const A* partial;
+    typename R::result_type* out;
+    KOKKOS_INLINE_FUNCTION void operator()(std::int64_t index) const {
+        const auto s = static_cast<std::uint64_t>(index);
+        A acc = R::identity();
+        const std::uint64_t start = J.start(s), jobs = J.jobs(s), step = J.step();
+        for (std::uint64_t i = 0; i < jobs; ++i) acc = R::combine(acc, partial[start + i * step]);
+        out[s] = r.finish(acc);
+    }
+};
+
+// The fixed order's value of a job, or the segment's result when the job is all of it.
+template <precision P, class R>
+KOKKOS_INLINE_FUNCTION void fixed_deliver(const R& r, const fixed_order::streaming_tree<P, typename R::accumulator_type>& tree,
+                                          std::uint64_t k, std::uint64_t segment,
+                                          fixed_order::value_t<P, typename R::accumulator_type>* partial,
+                                          typename R::result_type* out) {
+    using A = typename R::accumulator_type;
+    const auto root = tree.root(R::identity());
+    if (out != nullptr) out[segment] = r.finish(fixed_order::result<P, A>(root));
+    else partial[k] = root;
+}
+
+// Contiguous layouts only (stride 1): a warp's lanes read 32 neighbouring elements.
+template <precision P, class R>
+struct fixed_team_fold {
+    using A = typename R::accumulator_type;
+    using V = fixed_order::value_t<P, A>;
+    static constexpr std::uint64_t lanes = fixed_order::lanes;
+    source_t<R> src;
+    R r;
+    segment_layout L;
+    jobs_view J;
+    V* partial;
+    typename R::result_type* out;
+    int warps;
+    // Team scratch: one value per thread (the lanes), then one per warp (its block value).
+    KOKKOS_INLINE_FUNCTION static std::size_t scratch_bytes(int warps) { return sizeof(V) * static_cast<std::size_t>(warps) * (lanes + 1); }
+
+    template <class Member>
+    KOKKOS_INLINE_FUNCTION void operator()(const Member& m) const {
+        const auto k = static_cast<std::uint64_t>(m.league_rank());
+        const job_run job = J.at(L, k);
+        const auto x = segment_start(src, L, job.segment);
+        V* lane_values = static_cast<V*>(m.team_shmem().get_shmem(scratch_bytes(warps)));
+        V* block_values = lane_values + static_cast<std::size_t>(warps) * lanes;
+        const auto t = static_cast<std::uint64_t>(m.team_rank());
+        const std::uint64_t w = t / lanes, lane = t % lanes, W = static_cast<std::uint64_t>(warps);
+        const std::uint64_t first_block = job.first / fixed_order::block;
+        const std::uint64_t blocks = fixed_order::block_count(job.last - job.first);
+        fixed_order::streaming_tree<P, A> tree(blocks);  // the first thread's
+        for (std::uint64_t round = 0; round < blocks; round += W) {
+            const std::uint64_t b = round + w;
+            V v = fixed_order::zero<P, A>(R::identity());
+            if (b < blocks) {
+                const std::uint64_t begin = (first_block + b) * fixed_order::block;
+                const std::uint64_t end = job.last - begin < fixed_order::block ? job.last : begin + fixed_order::block;
+                for (std::uint64_t i = begin + lane; i < end; i += lanes)
+                    fixed_order::add<P, A>(v, r.lift(x[static_cast<std::size_t>(i)], static_cast<std::size_t>(i)));
+            }
+            lane_values[t] = v;
+            m.team_barrier();
+            if (lane == 0 && b < blocks) {
+                V* mine = lane_values + w * lanes;
+                for (std::uint64_t step = lanes / 2; step > 0; step /= 2)
+                    for (std::uint64_t j = 0; j < step; ++j) mine[j] = fixed_order::merge<P, A>(mine[j], mine[j + step]);
+                block_values[w] = mine[0];
+            }
+            m.team_barrier();
+            if (t == 0)
+                for (std::uint64_t u = 0; u < W && round + u < blocks; ++u) tree.push(block_values[u]);
+        }
+        if (t == 0) fixed_deliver<P>(r, tree, k, job.segment, partial, out);
+    }
+};
+
+// Any layout: the thread reads its job's blocks one at a time, 32 lanes in registers.
+template <precision P, class R>
+struct fixed_thread_fold {
+    using A = typename R::accumulator_type;
+    using V = fixed_order::value_t<P, A>;
+    source_t<R> src;
+    R r;
+    segment_layout L;
+    jobs_view J;
+    V* partial;
+    typename R::result_type* out;
+    KOKKOS_INLINE_FUNCTION void operator()(std::int64_t index) const {
+        const auto k = static_cast<std::uint64_t>(index);
+        const job_run job = J.at(L, k);
+        const auto n = static_cast<std::size_t>(L.length(job.segment));
+        const std::uint64_t first_block = job.first / fixed_order::block;
+        const std::uint64_t blocks = fixed_order::block_count(job.last - job.first);
+        fixed_order::streaming_tree<P, A> tree(blocks);
+        const auto x = segment_start(src, L, job.segment);
+        for (std::uint64_t b = 0; b < blocks; ++b) {
+            const auto block = static_cast<std::size_t>(first_block + b);
+            if (L.stride() == 1)
+                tree.push(fixed_order::block_value<P>(r, x, n, block));
+            else
+                tree.push(fixed_order::block_value<P>(
+                    r, ::preduce::detail::strided_source<source_t<R>>{x, static_cast<std::size_t>(L.stride())}, n, block));
+        }
+        fixed_deliver<P>(r, tree, k, job.segment, partial, out);
+    }
+};
+
+template <precision P, class R>
+struct fixed_combine {
+    using A = typename R::accumulator_type;
+    using V = fixed_order::value_t<P, A>;
+    R r;
+    jobs_view J;
+    const V* partial;
+    typename R::result_type* out;
+    KOKKOS_INLINE_FUNCTION void operator()(std::int64_t index) const {
+        const auto s = static_cast<std::uint64_t>(index);
+        const std::uint64_t start = J.start(s), jobs = J.jobs(s), step = J.step();
+        fixed_order::streaming_tree<P, A> tree(jobs);
+        for (std::uint64_t i = 0; i < jobs; ++i) tree.push(partial[start + i * step]);
+        out[s] = r.finish(fixed_order::result<P, A>(tree.root(R::identity())));
+    }
+};
+
+} // namespace preduce::kokkos::detail
