@@ -439,7 +439,9 @@ void register_forms_grid() {
 // result, and Kokkos' own parallel_reduce with Kokkos::Sum / Kokkos::Max (plain_kokkos.cpp),
 // on the same device data, timed in turn in one row (time_interleaved: counters cuda_us,
 // kokkos_us, plain_kokkos_us, cub_us): kokkos/<op>/float32/<n>/device, n = 2^20 .. 2^28.
-// sum_det is precision::deterministic on both backends, against CUB's and Kokkos' plain sum.
+// sum_det is precision::deterministic on both backends, against CUB's and Kokkos' plain sum;
+// the sum row also times kokkos with precision::deterministic and compensated
+// (kokkos_deterministic_us, kokkos_compensated_us).
 void register_kokkos() {
     using call_t = std::function<void(std::size_t)>;
     for (op o : {op::sum, op::sum_det, op::max})
@@ -458,6 +460,14 @@ void register_kokkos() {
                     c.push_back({std::string(preduce::name(b)), [=](std::size_t it) {
                                      benchmark::DoNotOptimize(via(b, window<float>(n, it), n));
                                  }});
+                // The sum row: kokkos' fixed orders beside its fast sum, in the same rounds.
+                if (o == op::sum)
+                    for (const auto p : {preduce::precision::deterministic, preduce::precision::compensated})
+                        c.push_back({std::string("kokkos_") + preduce::name(p), [=](std::size_t it) {
+                                         benchmark::DoNotOptimize(preduce::reduce(preduce::backend::kokkos,
+                                                                                  window<float>(n, it), n, preduce::sum,
+                                                                                  {.precision = p}));
+                                     }});
                 c.push_back({"plain_kokkos", [=](std::size_t it) {
                                  const float* x = window<float>(n, it);
                                  benchmark::DoNotOptimize(o == op::max ? plain_kokkos_max(x, n) : plain_kokkos_sum(x, n));

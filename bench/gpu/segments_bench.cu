@@ -6,6 +6,9 @@
 //   batches/preduce/sum/float32/268435456/seg:<k>     the same segments without offsets
 //   columns/<who>/sum/float32/16384x16384              axis 0 of a row-major matrix
 //   segments/probe/float32/268435456                   a read of the same bytes: the ceiling
+//   segments/kokkos/<op>/...                           with a CUDA-enabled Kokkos: the kokkos
+//                                                      backend on the same segments (sum in
+//                                                      the three orders, argmin)
 //   by_key/<who>/sum/<K>-<V>/<pairs>/run:<r>           runs of equal keys of mean length r
 //                                                      beside values, 1 GiB of pairs (int32
 //                                                      and float32, int64 and float64), into
@@ -34,6 +37,7 @@
 #include "preduce/cuda/reduce.cuh"
 #include "preduce/detail/algorithm/segment_layout.hpp"
 #include "preduce/ops.hpp"
+#include "preduce/segmented.hpp"
 #include "gpu_inputs.cuh"
 #include "segments_bench.cuh"
 
@@ -155,6 +159,16 @@ void register_segment_rows(const std::string& label, std::size_t k) {
         std::size_t bytes = temp;
         check(cub::DeviceSegmentedReduce::Sum(t, bytes, data(), out, static_cast<std::int64_t>(m), off, off + 1, s), "cub Sum");
     });
+#if PREDUCE_BENCH_KOKKOS_CUDA
+    // The kokkos backend on a CUDA-enabled Kokkos, same data and offsets: its fixed orders to
+    // be read against its own fast sum.
+    for (const auto p : {preduce::precision::fast, preduce::precision::deterministic, preduce::precision::compensated}) {
+        const std::string op = p == preduce::precision::fast ? "sum" : std::string("sum_") + preduce::name(p);
+        row("segments/kokkos/" + op + tail, n * sizeof(float), [=] {
+            preduce::reduce_segments(preduce::backend::kokkos, data(), n, off, m, preduce::sum, out, {.precision = p});
+        });
+    }
+#endif
     if (k == 1 || k == 4) return;  // argmin rows from 2^5 up
     auto* am = outputs<preduce::arg_result<float>>(m);
     row("segments/preduce/argmin" + tail, n * sizeof(float), [=] {
@@ -165,6 +179,11 @@ void register_segment_rows(const std::string& label, std::size_t k) {
     std::size_t temp2 = 0;
     cub::DeviceSegmentedReduce::ArgMin(nullptr, temp2, data(), cam, static_cast<std::int64_t>(m), off, off + 1, s);
     void* t2 = cub_temp(temp2);
+#if PREDUCE_BENCH_KOKKOS_CUDA
+    row("segments/kokkos/argmin" + tail, n * sizeof(float), [=] {
+        preduce::reduce_segments(preduce::backend::kokkos, data(), n, off, m, preduce::argmin, am);
+    });
+#endif
     row("segments/cub/argmin" + tail, n * sizeof(float), [=] {
         std::size_t bytes = temp2;
         check(cub::DeviceSegmentedReduce::ArgMin(t2, bytes, data(), cam, static_cast<std::int64_t>(m), off, off + 1, s),

@@ -123,7 +123,7 @@ struct table {
     // Segments (grid/segmented_kernels.cuh).
     std::uint64_t segment_small_elements;  // fast order: a group of lanes up to this length
     std::uint64_t segment_chunk_elements;  // fast order: a block up to this length, then jobs of it
-    std::uint64_t segment_warp_elements;   // fixed order: a warp up to this length
+    std::uint64_t segment_warp_elements;   // fixed order: a warp up to this length, then jobs of it
     std::uint64_t strided_threads_per_sm;  // strided segments: threads wanted per SM
     std::uint64_t strided_min_rows;        // strided segments: rows a piece holds at least
 };
@@ -210,14 +210,16 @@ constexpr const table& pick(int major, int minor) noexcept { return nearest(know
 
 // Whether an entry's values keep every kernel correct (speed aside): nonzero divisors and
 // counts, a staging chunk that holds a fixed-order block (4096 elements) of two 16-byte
-// arrays, segment tiers in order of length, and a last-round threshold of at most a CTA's
-// warps.
+// arrays, segment tiers in order of length, a last-round threshold of at most a CTA's
+// warps, and fixed-order jobs of a power-of-two number of blocks (each job's tree is then a
+// node of its segment's block tree).
 constexpr bool fits_kernels(const table& t) noexcept {
     return t.single_block_max_elements >= 1 && t.blocks_per_sm >= 1 &&
            t.staging_chunk_bytes >= std::size_t{2} * 16 * 4096 &&
            t.multi_gpu_min_elements >= 1 && t.last_round_min_warps <= fixed_block_threads / 32 &&
            t.segment_small_elements >= 1 && t.segment_small_elements <= t.segment_chunk_elements &&
-           t.segment_warp_elements >= 1 && t.strided_threads_per_sm >= 1 && t.strided_min_rows >= 1;
+           t.segment_warp_elements >= 4096 && (t.segment_warp_elements & (t.segment_warp_elements - 1)) == 0 &&
+           t.strided_threads_per_sm >= 1 && t.strided_min_rows >= 1;
 }
 
 constexpr bool all_fit_kernels() noexcept {

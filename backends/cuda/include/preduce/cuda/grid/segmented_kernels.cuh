@@ -6,14 +6,14 @@
 //  - contiguous segments (offsets, fixed): one warp per segment, grid-stride over the
 //    segments, coalesced loads (lane j takes elements j, j + 32, ...; a reducer that is not
 //    commutative gives each lane one contiguous run, so the warp's lane-ordered tree keeps
-//    the in-order fold). Segments longer than `big` are listed instead, for a launch of the
-//    single-array machinery each (grid/launch.cuh, grid/fixed_order.cuh), which streams them
-//    at full bandwidth.
+//    the in-order fold). Longer segments are listed instead, for a block each, and the
+//    longest are cut into jobs of a block each whose partial results are then combined in
+//    order, so that a few long segments still fill the GPU (the tiers: enqueue below).
 //  - strided segments (columns): one thread per segment, rows in order; neighbouring
 //    threads read neighbouring columns, so every row's loads are coalesced.
 //  - fixed order: the same shapes, each segment's 4096-element blocks folded as
 //    fixed_order::block_value folds them (lanes j mod 32, then the shuffle tree), and the blocks
-//    joined by a fixed_order::streaming_tree.
+//    joined by a fixed_order::streaming_tree; long segments' jobs are whole subtrees of it.
 // Offsets in device memory are checked here, segment by segment (the host cannot read
 // them): a decreasing pair or an offset past n sets *bad, and the segment is not read.
 #include <cuda_runtime_api.h>
@@ -22,7 +22,6 @@
 #include <cstdint>
 #include <string>
 #include <type_traits>
-#include <vector>
 
 #include "preduce/cuda/grid/fixed_order.cuh"
 #include "preduce/cuda/block/block_reduce.cuh"
@@ -202,7 +201,7 @@ template <precision P, class R>
 __global__ void __launch_bounds__(tuning::segment_threads)
     warp_per_segment_fixed(R r, source_t<R> src, layout L, std::uint64_t n, typename R::result_type* __restrict__ out,
                            std::uint64_t big, big_segment* __restrict__ list, unsigned long long* __restrict__ listed,
-                           int* bad) {
+                           std::uint64_t* __restrict__ owner, int* bad) {
     using A = typename R::accumulator_type;
     using V = fixed_order::value_t<P, A>;
     const unsigned lane = threadIdx.x % 32;
@@ -211,8 +210,12 @@ __global__ void __launch_bounds__(tuning::segment_threads)
          s += warps) {
         std::uint64_t begin = 0, len = 0;
         if (!segment_extent(L, s, n, begin, len, bad)) continue;
-        if (len > big) {
-            if (lane == 0) list[atomicAdd(listed, 1ull)] = {s, begin, len, 0};
+        if (len > big) {  // to fixed_segment_chunks
+            if (lane == 0) {
+                const job_slot slot = take_jobs(len, big, listed);
+                list[slot.at] = {s, begin, len, slot.first_job};
+                for (std::uint64_t j = 0; j < (len + big - 1) / big; ++j) owner[slot.first_job + j] = slot.at;
+            }
             continue;
         }
         const auto seg = src + begin;
@@ -227,6 +230,64 @@ __global__ void __launch_bounds__(tuning::segment_threads)
         }
         if (lane == 0) store_whole(out + s, r.finish(fixed_order::result<P, A>(tree.root(R::identity()))));
     }
+}
+
+// The fixed order's jobs of the long segments (listed[3] of them), grid-stride: job j is
+// `chunk` elements (a power-of-two number of blocks, tuning.hpp) of the segment owner[j]
+// names, whose blocks the CTA's warps take in turn (fixed_blocks' full_block and
+// short_block, the segment's own block numbers); the CTA's first thread joins their values
+// in order. A job starts at a multiple of its block count, so its tree is a node of the
+// segment's block tree: into partials[j], for combine_fixed_chunks.
+template <precision P, class R>
+__global__ void __launch_bounds__(tuning::block_threads)
+    fixed_segment_chunks(R r, source_t<R> src, const big_segment* __restrict__ list, const unsigned long long* listed,
+                         const std::uint64_t* __restrict__ owner, std::uint64_t chunk,
+                         fixed_order::value_t<P, typename R::accumulator_type>* __restrict__ partials) {
+    using A = typename R::accumulator_type;
+    using V = fixed_order::value_t<P, A>;
+    constexpr unsigned warps = tuning::block_threads / 32;
+    __shared__ V round_values[warps];
+    const unsigned lane = threadIdx.x % 32, warp = threadIdx.x / 32;
+    const std::uint64_t jobs = listed[3];
+    for (std::uint64_t j = blockIdx.x; j < jobs; j += gridDim.x) {
+        const big_segment seg = list[owner[j]];
+        const std::uint64_t from = (j - seg.first_job) * chunk;
+        const std::uint64_t to = from + chunk < seg.length ? from + chunk : seg.length;
+        const std::uint64_t first_block = from / fixed_order::block, blocks = fixed_order::block_count(to - from);
+        const auto x = src + seg.begin;
+        fixed_order::streaming_tree<P, A> tree(blocks);  // thread 0's
+        for (std::uint64_t round = 0; round < blocks; round += warps) {
+            const std::uint64_t b = round + warp;  // uniform in the warp, as the shuffles need
+            if (b < blocks) {
+                const std::uint64_t block = first_block + b;
+                const V v = (block + 1) * fixed_order::block <= seg.length
+                                ? fixed::full_block<P, R, 1>(r, x, 0, block, lane, true)
+                                : fixed::short_block<P, R>(r, x, seg.length, 0, block);
+                if (lane == 0) round_values[warp] = v;
+            }
+            __syncthreads();
+            if (threadIdx.x == 0)
+                for (unsigned u = 0; u < warps && round + u < blocks; ++u) tree.push(round_values[u]);
+            __syncthreads();  // round_values is written again next round
+        }
+        if (threadIdx.x == 0) store_whole(partials + j, tree.root(R::identity()));
+    }
+}
+
+// Thread i: listed segment i's job trees joined in order (the top of its block tree), finished.
+template <precision P, class R>
+__global__ void combine_fixed_chunks(R r, const big_segment* __restrict__ list, const unsigned long long* listed,
+                                     std::uint64_t chunk,
+                                     const fixed_order::value_t<P, typename R::accumulator_type>* __restrict__ partials,
+                                     typename R::result_type* __restrict__ out) {
+    using A = typename R::accumulator_type;
+    const std::uint64_t i = static_cast<std::uint64_t>(blockIdx.x) * blockDim.x + threadIdx.x;
+    if (i >= listed[0]) return;
+    const big_segment seg = list[i];
+    const std::uint64_t jobs = (seg.length + chunk - 1) / chunk;
+    fixed_order::streaming_tree<P, A> tree(jobs);
+    for (std::uint64_t j = 0; j < jobs; ++j) tree.push(partials[seg.first_job + j]);
+    store_whole(out + seg.s, r.finish(fixed_order::result<P, A>(tree.root(R::identity()))));
 }
 
 // Strided segments: thread (s, piece) folds rows [piece * rows, ...) of segment s in order
@@ -287,15 +348,15 @@ namespace preduce::cuda::detail::segments {
 //                                       there first when the mean length is over small)
 //   len > chunk                         jobs of chunk elements, a block each (segment_chunks)
 // with small = segment_small_elements, chunk = segment_chunk_elements. The fixed order: a
-// warp per segment up to segment_warp_elements, then the single-array fixed-order launches
-// per segment.
+// warp per segment up to segment_warp_elements, then jobs of that many elements, a block
+// each (fixed_segment_chunks), in the same launches whatever the number of long segments.
 
 struct lists {
-    big_segment* big;     // segments for the jobs (fast) or the per-segment launches (fixed order)
+    big_segment* big;     // segments cut into jobs
     big_segment* medium;  // fast order: segments for block_per_segment
     unsigned long long* count;  // [0]: big listed, [1]: medium listed, [2]: the bad-offsets flag, [3]: jobs
     int* bad;
-    std::uint64_t* owner;  // fast order: the big list's entry for each job
+    std::uint64_t* owner;  // the big list's entry for each job
     std::uint64_t big_capacity, medium_capacity, job_capacity;
 };
 
@@ -343,7 +404,7 @@ void enqueue(const R& r, source_t<R> src, std::uint64_t n, const layout& L, type
     lists ls{};
     ls.big_capacity = n / (cut + 1) + 1;
     ls.medium_capacity = P == precision::fast ? n / (small_elements + 1) + 1 : 0;
-    ls.job_capacity = P == precision::fast ? n / chunk_elements + ls.big_capacity : 0;  // each adds one partial job
+    ls.job_capacity = n / cut + ls.big_capacity;  // each long segment adds one partial job
     const std::size_t bytes = (ls.big_capacity + ls.medium_capacity) * sizeof(big_segment) +
                               4 * sizeof(unsigned long long) + ls.job_capacity * sizeof(std::uint64_t);
     device_buffer scratch(bytes, stream);
@@ -406,8 +467,21 @@ void enqueue(const R& r, source_t<R> src, std::uint64_t n, const layout& L, type
                static_cast<const unsigned long long*>(ls.count), chunk_elements, static_cast<const A*>(partials.as<A>()),
                out);
     } else {
+        using V = fixed_order::value_t<P, A>;
         launch("warp_per_segment_fixed launch", warp_per_segment_fixed<P, R>, grid_for_items(L.count, threads / 32), threads,
-               stream, r, src, L, n, out, big_elements, ls.big, ls.count, ls.bad);
+               stream, r, src, L, n, out, big_elements, ls.big, ls.count, ls.owner, ls.bad);
+        device_buffer partials(ls.job_capacity * sizeof(V), stream);
+        static wave_cache chunk_waves{};
+        const auto chunk_wave = static_cast<std::uint64_t>(
+            one_wave(chunk_waves, fixed_segment_chunks<P, R>, tuning::block_threads, t.blocks_per_sm));
+        launch("fixed_segment_chunks launch", fixed_segment_chunks<P, R>,
+               static_cast<unsigned>(ls.job_capacity < chunk_wave ? ls.job_capacity : chunk_wave), tuning::block_threads,
+               stream, r, src, static_cast<const big_segment*>(ls.big), static_cast<const unsigned long long*>(ls.count),
+               static_cast<const std::uint64_t*>(ls.owner), big_elements, partials.as<V>());
+        launch("combine_fixed_chunks launch", combine_fixed_chunks<P, R>,
+               static_cast<unsigned>((ls.big_capacity + threads - 1) / threads), threads, stream, r,
+               static_cast<const big_segment*>(ls.big), static_cast<const unsigned long long*>(ls.count), big_elements,
+               static_cast<const V*>(partials.as<V>()), out);
     }
     struct flags {
         unsigned long long big, medium;
@@ -419,16 +493,6 @@ void enqueue(const R& r, source_t<R> src, std::uint64_t n, const layout& L, type
     if (host->bad)
         throw invalid_argument("preduce::reduce_segments: the offsets (in device memory) decrease somewhere or point past "
                                "the end of the data (" + std::to_string(n) + " elements); the output is not valid");
-    if constexpr (P != precision::fast) {
-        if (host->big == 0) return;
-        // Long segments in the fixed order: the single-array launches, segment by segment.
-        std::vector<big_segment> bigs(host->big);
-        check(cudaMemcpyAsync(bigs.data(), ls.big, bigs.size() * sizeof(big_segment), cudaMemcpyDeviceToHost, stream),
-              "cudaMemcpyAsync (long segments)");
-        check(cudaStreamSynchronize(stream), "cudaStreamSynchronize");
-        for (const big_segment& b : bigs) fixed::enqueue_reduce<P>(r, src + b.begin, b.length, out + b.s, stream);
-        check(cudaStreamSynchronize(stream), "cudaStreamSynchronize (kernel errors surface here)");
-    }
 }
 
 } // namespace preduce::cuda::detail::segments
