@@ -10,9 +10,10 @@ using namespace detail;
 
 namespace {
 
-// f(run, (R*)nullptr) for the element type of x and the operation op, with R the library's
-// result type: run(R* results) reduces every segment of x into results (host memory, or device
-// memory for the cuda backend), the GIL released.
+// f(run, (R*)nullptr, host_only) for the element type of x and the operation op, with R the
+// library's result type: run(R* results) reduces every segment of x into results (host
+// memory, or device memory for the cuda backend, unless host_only: mean and var, which the
+// library finishes on the host), the GIL released.
 template <class F>
 py::object with_segment_run(op_id op, const array_view& x, const segments_spec& segments, const call& c, F&& f) {
     return visit(x.type, [&](auto tag) {
@@ -25,7 +26,8 @@ py::object with_segment_run(op_id op, const array_view& x, const segments_spec& 
                 if (segments.k != 0) preduce::reduce_batches(c.backend, p, x.size, segments.k, o, results, c.options);
                 else preduce::reduce_segments(c.backend, p, x.size, segments.offsets, segments.m, o, results, c.options);
             };
-            return f(run, static_cast<R*>(nullptr));
+            constexpr bool host_only = requires { typename std::remove_cvref_t<decltype(o)>::reshapes_result; };
+            return f(run, static_cast<R*>(nullptr), std::bool_constant<host_only>{});
         });
     });
 }
@@ -55,7 +57,7 @@ py::object reduce_segments_on_gpu(op_id op, const array_view& x, const segments_
         target = const_cast<void*>(out_view.data);
     }
     void* stream = c.options.stream;
-    return with_segment_run(op, x, segments, c, [&](const auto& run, auto* none) -> py::object {
+    return with_segment_run(op, x, segments, c, [&](const auto& run, auto* none, auto host_only) -> py::object {
         using R = std::remove_pointer_t<decltype(none)>;
         device_array made;  // the new result array, where the caller gave no out
         const auto destination = [&] {
@@ -63,7 +65,7 @@ py::object reduce_segments_on_gpu(op_id op, const array_view& x, const segments_
             return target != nullptr ? target : made.data();
         };
         const auto result = [&] { return target != nullptr ? out : py::cast(made); };
-        if constexpr (std::is_arithmetic_v<R>) {
+        if constexpr (std::is_arithmetic_v<R> && !decltype(host_only)::value) {
             if (py::dtype::of<R>().is(py::dtype(dtype))) {
                 run(static_cast<R*>(destination()));
                 return result();
@@ -107,7 +109,7 @@ py::object reduce_segments(op_id op, const array_view& x, const segments_spec& s
             throw py::value_error("preduce.reduce_segments: out must be 1-D with " + std::to_string(m) +
                                   " elements, one per segment");
     }
-    return with_segment_run(op, x, segments, c, [&](const auto& run, auto* none) -> py::object {
+    return with_segment_run(op, x, segments, c, [&](const auto& run, auto* none, auto) -> py::object {
         using R = std::remove_pointer_t<decltype(none)>;
         // Results NumPy holds as they are (numbers of the result dtype): straight into the
         // caller's out, or into the new array; the others through a vector, converted.

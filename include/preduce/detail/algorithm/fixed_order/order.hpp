@@ -290,6 +290,31 @@ PREDUCE_HD PREDUCE_NO_CONTRACT value_t<P, typename R::accumulator_type> block_va
     return lane[0];
 }
 
+// block_value of the one block of a segment of len <= 32 elements (one row), for a thread
+// that has the segment to itself: lane j < len holds element j alone, the lanes past len hold
+// the identity and stay so, and a lane-tree step that would add such a lane is skipped. For
+// deterministic the bits are block_value's (x + -0.0 is x, the identity pair's own sums
+// likewise); for compensated only the sign of a zero error term can differ, which result()
+// does not read. So this is for a whole segment's result, not for a block inside a tree.
+template <precision P, class R, class S = source_t<R>>
+PREDUCE_HD PREDUCE_NO_CONTRACT value_t<P, typename R::accumulator_type> short_value(const R& r, S src,
+                                                                                    std::size_t len) {
+    using A = typename R::accumulator_type;
+    using V = value_t<P, A>;
+    V lane[lanes];
+    A row[lanes];
+    for (std::size_t j = 0; j < lanes; ++j) row[j] = j < len ? r.lift(src[j], j) : R::identity();
+    launder_row<R>(row);
+    for (std::size_t j = 0; j < lanes; ++j) {
+        lane[j] = zero<P, A>(R::identity());
+        if (j < len) add<P, A>(lane[j], row[j]);
+    }
+    for (std::size_t w = lanes / 2; w > 0; w /= 2)
+        for (std::size_t j = 0; j < w; ++j)
+            if (j + w < len) lane[j] = merge<P, A>(lane[j], lane[j + w]);
+    return lane[0];
+}
+
 PREDUCE_HD constexpr std::size_t block_count(std::size_t n) noexcept { return n / block + (n % block != 0); }
 
 // Step 4, in place. Returns the sum of v (the identity's pair for an empty v).

@@ -197,38 +197,53 @@ __global__ void combine_chunks(R r, const big_segment* __restrict__ list, const 
     store_whole(out + seg.s, r.finish(acc));
 }
 
+// The fixed order, contiguous segments: each warp takes per_warp (1 or 32) segments at a
+// time, lane j the (j+1)-th. A segment of at most 32 elements is its lane's alone
+// (fixed_order::short_value: one row, no warp traffic), so that short segments cost a load and
+// a few additions each; the warp then reduces the longer ones together, one after another, lane j
+// adding elements j, j + 32, ... of each block, the shuffle tree, the block tree in lane 0;
+// segments longer than `big` are cut into jobs for fixed_segment_chunks.
 template <precision P, class R>
 __global__ void __launch_bounds__(tuning::segment_threads)
     warp_per_segment_fixed(R r, source_t<R> src, layout L, std::uint64_t n, typename R::result_type* __restrict__ out,
                            std::uint64_t big, big_segment* __restrict__ list, unsigned long long* __restrict__ listed,
-                           std::uint64_t* __restrict__ owner, int* bad) {
+                           std::uint64_t* __restrict__ owner, int* bad, unsigned per_warp) {
     using A = typename R::accumulator_type;
     using V = fixed_order::value_t<P, A>;
+    constexpr unsigned full = 0xffffffffu;
     const unsigned lane = threadIdx.x % 32;
     const std::uint64_t warps = static_cast<std::uint64_t>(gridDim.x) * (blockDim.x / 32);
-    for (std::uint64_t s = (static_cast<std::uint64_t>(blockIdx.x) * blockDim.x + threadIdx.x) / 32; s < L.count;
-         s += warps) {
+    for (std::uint64_t first = (static_cast<std::uint64_t>(blockIdx.x) * blockDim.x + threadIdx.x) / 32 * per_warp;
+         first < L.count; first += warps * per_warp) {
+        const std::uint64_t s = first + lane;
         std::uint64_t begin = 0, len = 0;
-        if (!segment_extent(L, s, n, begin, len, bad)) continue;
-        if (len > big) {  // to fixed_segment_chunks
-            if (lane == 0) {
-                const job_slot slot = take_jobs(len, big, listed);
-                list[slot.at] = {s, begin, len, slot.first_job};
-                for (std::uint64_t j = 0; j < (len + big - 1) / big; ++j) owner[slot.first_job + j] = slot.at;
+        const bool mine = lane < per_warp && s < L.count && segment_extent(L, s, n, begin, len, bad);
+        if (mine && len <= 32)
+            store_whole(out + s, r.finish(fixed_order::result<P, A>(fixed_order::short_value<P>(r, src + begin, len))));
+        for (unsigned longer = __ballot_sync(full, mine && len > 32); longer != 0; longer &= longer - 1) {
+            const int who = __ffs(static_cast<int>(longer)) - 1;  // uniform in the warp
+            const std::uint64_t seg_begin = __shfl_sync(full, begin, who), seg_len = __shfl_sync(full, len, who);
+            const std::uint64_t seg_s = first + static_cast<unsigned>(who);
+            if (seg_len > big) {  // to fixed_segment_chunks
+                if (lane == 0) {
+                    const job_slot slot = take_jobs(seg_len, big, listed);
+                    list[slot.at] = {seg_s, seg_begin, seg_len, slot.first_job};
+                    for (std::uint64_t j = 0; j < (seg_len + big - 1) / big; ++j) owner[slot.first_job + j] = slot.at;
+                }
+                continue;
             }
-            continue;
-        }
-        const auto seg = src + begin;
-        fixed_order::streaming_tree<P, A> tree(fixed_order::block_count(len));
-        for (std::uint64_t first = 0; first < len; first += fixed_order::block) {
-            const std::uint64_t last = len - first < fixed_order::block ? len : first + fixed_order::block;
-            V acc = fixed_order::zero<P, A>(R::identity());
-            for (std::uint64_t i = first + lane; i < last; i += 32) fixed_order::add<P, A>(acc, r.lift(seg[i], i));
+            const auto seg = src + seg_begin;
+            fixed_order::streaming_tree<P, A> tree(fixed_order::block_count(seg_len));
+            for (std::uint64_t b0 = 0; b0 < seg_len; b0 += fixed_order::block) {
+                const std::uint64_t last = seg_len - b0 < fixed_order::block ? seg_len : b0 + fixed_order::block;
+                V acc = fixed_order::zero<P, A>(R::identity());
+                for (std::uint64_t i = b0 + lane; i < last; i += 32) fixed_order::add<P, A>(acc, r.lift(seg[i], i));
 #pragma unroll
-            for (unsigned w = 16; w > 0; w /= 2) acc = fixed_order::merge<P, A>(acc, fixed::shfl_down<P, A>(acc, w));
-            if (lane == 0) tree.push(acc);
+                for (unsigned w = 16; w > 0; w /= 2) acc = fixed_order::merge<P, A>(acc, fixed::shfl_down<P, A>(acc, w));
+                if (lane == 0) tree.push(acc);
+            }
+            if (lane == 0) store_whole(out + seg_s, r.finish(fixed_order::result<P, A>(tree.root(R::identity()))));
         }
-        if (lane == 0) store_whole(out + s, r.finish(fixed_order::result<P, A>(tree.root(R::identity()))));
     }
 }
 
@@ -468,8 +483,11 @@ void enqueue(const R& r, source_t<R> src, std::uint64_t n, const layout& L, type
                out);
     } else {
         using V = fixed_order::value_t<P, A>;
-        launch("warp_per_segment_fixed launch", warp_per_segment_fixed<P, R>, grid_for_items(L.count, threads / 32), threads,
-               stream, r, src, L, n, out, big_elements, ls.big, ls.count, ls.owner, ls.bad);
+        // Short segments on average: a lane per segment first; otherwise a warp per segment.
+        const unsigned per_warp = L.count != 0 && n / L.count <= 2 * 32 ? 32 : 1;
+        launch("warp_per_segment_fixed launch", warp_per_segment_fixed<P, R>,
+               grid_for_items(L.count, threads / 32 * per_warp), threads, stream, r, src, L, n, out, big_elements, ls.big,
+               ls.count, ls.owner, ls.bad, per_warp);
         device_buffer partials(ls.job_capacity * sizeof(V), stream);
         static wave_cache chunk_waves{};
         const auto chunk_wave = static_cast<std::uint64_t>(

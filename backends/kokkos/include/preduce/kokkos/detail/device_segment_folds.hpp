@@ -10,14 +10,17 @@
 //   fast_team_fold    one job per team, over the team's threads (commutative reducers)
 //   fast_thread_fold  one job per thread, in element order (any reducer; strided bands,
 //                     where neighbouring threads read neighbouring columns)
-//   fast_combine      each segment's partial results in job order
+//   fast_combine      each segment's partial results in job order, a thread per segment
+//   fast_team_combine the same, a team per segment (commutative reducers)
 // The fixed order of precision::deterministic / compensated (fixed_order/order.hpp), each
 // segment's own 4096-element blocks counted from its first element:
 //   fixed_team_fold   one job per team of `warps` warps of 32 threads: thread j of a warp is
 //                     lane j of a block, the warp's first thread runs the lane tree, the
 //                     team's first thread takes the block values in order into the block tree
-//   fixed_thread_fold one job per thread, a block at a time (fixed_order::block_value)
-//   fixed_combine     each segment's partial trees in job order
+//   fixed_thread_fold one job per thread, a block at a time (fixed_order::block_value), or a
+//                     whole segment of at most 32 elements as one row (fixed_order::short_value)
+//   fixed_combine     each segment's partial trees in job order, a thread per segment
+//   fixed_team_combine the same, a team per segment, the tree a level at a time
 // A job of the fixed order starts at a block whose index is a multiple of its block count
 // rounded up to a power of two (device_segments.hpp cuts them so), so its tree is a node of
 // the segment's block tree and the combine's tree over those nodes is the rest of it.
@@ -141,6 +144,27 @@ struct fast_combine {
     }
 };
 
+// Commutative reducers: a team per segment over its partial results.
+template <class R>
+struct fast_team_combine {
+    using A = typename R::accumulator_type;
+    R r;
+    jobs_view J;
+    const A* partial;
+    typename R::result_type* out;
+    template <class Member>
+    KOKKOS_INLINE_FUNCTION void operator()(const Member& m) const {
+        const auto s = static_cast<std::uint64_t>(m.league_rank());
+        const std::uint64_t start = J.start(s), step = J.step();
+        A acc = R::identity();
+        Kokkos::parallel_reduce(
+            Kokkos::TeamThreadRange(m, static_cast<std::int64_t>(J.jobs(s))),
+            [&](std::int64_t i, A& a) { a = R::combine(a, partial[start + static_cast<std::uint64_t>(i) * step]); },
+            make_reducer<R>(acc));
+        Kokkos::single(Kokkos::PerTeam(m), [&] { out[s] = r.finish(acc); });
+    }
+};
+
 // The fixed order's value of a job, or the segment's result when the job is all of it.
 template <precision P, class R>
 KOKKOS_INLINE_FUNCTION void fixed_deliver(const R& r, const fixed_order::streaming_tree<P, typename R::accumulator_type>& tree,
@@ -221,19 +245,60 @@ struct fixed_thread_fold {
         const auto k = static_cast<std::uint64_t>(index);
         const job_run job = J.at(L, k);
         const auto n = static_cast<std::size_t>(L.length(job.segment));
+        const auto x = segment_start(src, L, job.segment);
+        const ::preduce::detail::strided_source<source_t<R>> strided{x, static_cast<std::size_t>(L.stride())};
+        if (out != nullptr && n <= fixed_order::lanes) {  // a whole segment of one row
+            const V v = L.stride() == 1 ? fixed_order::short_value<P>(r, x, n) : fixed_order::short_value<P>(r, strided, n);
+            out[job.segment] = r.finish(fixed_order::result<P, A>(v));
+            return;
+        }
         const std::uint64_t first_block = job.first / fixed_order::block;
         const std::uint64_t blocks = fixed_order::block_count(job.last - job.first);
         fixed_order::streaming_tree<P, A> tree(blocks);
-        const auto x = segment_start(src, L, job.segment);
         for (std::uint64_t b = 0; b < blocks; ++b) {
             const auto block = static_cast<std::size_t>(first_block + b);
-            if (L.stride() == 1)
-                tree.push(fixed_order::block_value<P>(r, x, n, block));
-            else
-                tree.push(fixed_order::block_value<P>(
-                    r, ::preduce::detail::strided_source<source_t<R>>{x, static_cast<std::size_t>(L.stride())}, n, block));
+            tree.push(L.stride() == 1 ? fixed_order::block_value<P>(r, x, n, block)
+                                      : fixed_order::block_value<P>(r, strided, n, block));
         }
         fixed_deliver<P>(r, tree, k, job.segment, partial, out);
+    }
+};
+
+// A team per segment: its job trees loaded side by side into team scratch, then the tree
+// over them a level at a time (fixed_order::block_tree's pairs, the odd last one moving up),
+// one barrier a level. At most `most` jobs a segment (scratch_bytes(most) of scratch).
+template <precision P, class R>
+struct fixed_team_combine {
+    using A = typename R::accumulator_type;
+    using V = fixed_order::value_t<P, A>;
+    R r;
+    jobs_view J;
+    const V* partial;
+    typename R::result_type* out;
+    std::uint64_t most;
+    KOKKOS_INLINE_FUNCTION static std::size_t scratch_bytes(std::uint64_t most) { return 2 * most * sizeof(V); }
+    template <class Member>
+    KOKKOS_INLINE_FUNCTION void operator()(const Member& m) const {
+        const auto s = static_cast<std::uint64_t>(m.league_rank());
+        const std::uint64_t start = J.start(s), step = J.step();
+        const auto t = static_cast<std::uint64_t>(m.team_rank()), T = static_cast<std::uint64_t>(m.team_size());
+        V* from = static_cast<V*>(m.team_shmem().get_shmem(scratch_bytes(most)));
+        V* to = from + most;
+        std::uint64_t count = J.jobs(s);
+        for (std::uint64_t i = t; i < count; i += T) from[i] = partial[start + i * step];
+        m.team_barrier();
+        while (count > 1) {
+            const std::uint64_t half = count / 2;
+            for (std::uint64_t i = t; i < half; i += T) to[i] = fixed_order::merge<P, A>(from[2 * i], from[2 * i + 1]);
+            if (count % 2 != 0 && t == 0) to[half] = from[count - 1];
+            m.team_barrier();
+            V* swap = from;
+            from = to;
+            to = swap;
+            count = half + count % 2;
+        }
+        if (t == 0)
+            out[s] = r.finish(fixed_order::result<P, A>(count == 0 ? fixed_order::zero<P, A>(R::identity()) : from[0]));
     }
 };
 

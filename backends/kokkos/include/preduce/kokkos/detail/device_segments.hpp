@@ -8,10 +8,10 @@
 //                          neighbouring columns; bands combined per column when there are
 //                          too few columns to fill the device
 //   contiguous, few (<= segment_tuning::few_segments) segments
-//                          the offsets are read on the host and the segments cut into jobs
-//                          of similar size (so that one long segment still fills the
-//                          device): a team per job, or a thread per job where the operation
-//                          keeps operand order; partial results combined per segment
+//                          the segments cut into jobs of similar size (so that one long
+//                          segment still fills the device; for offsets, read on the host):
+//                          a team per job, or a thread per job where the operation keeps
+//                          operand order; partial results combined per segment
 //   contiguous, many       a segment per thread, split over vector lanes for the fast order
 //                          of commutative operations; for the fixed order a team of warps
 //                          per segment, or a thread per segment where segments are short
@@ -45,8 +45,10 @@ namespace segment_tuning {
 // the jobs.
 inline constexpr std::uint64_t few_segments = std::uint64_t{1} << 14;
 // Jobs for the whole input, about: a few waves of teams on a 132-SM GPU, so that teams that
-// finish late hold back little.
+// finish late hold back little. The fixed order takes fewer, larger ones: a segment's job
+// trees are joined in team scratch, at most fixed_jobs_most + 1 of them.
 inline constexpr std::uint64_t jobs_wanted = 4096;
+inline constexpr std::uint64_t fixed_jobs_most = 1024;
 // Elements per job at least: a team's (256 threads reading 16 each), and a thread's that
 // folds in order.
 inline constexpr std::uint64_t team_run = 4096;
@@ -60,13 +62,37 @@ inline constexpr std::uint64_t fixed_thread_below = 64;
 
 inline std::uint64_t div_up(std::uint64_t a, std::uint64_t b) { return a / b + (a % b != 0); }
 
-template <class T, class MemSpace>
-Kokkos::View<T*, MemSpace> upload(const std::vector<T>& v, const char* label) {
-    auto d = allocate<T, MemSpace>(v.size(), label);
-    if (!v.empty())
-        Kokkos::deep_copy(d, Kokkos::View<const T*, Kokkos::HostSpace, Kokkos::MemoryTraits<Kokkos::Unmanaged>>(v.data(), v.size()));
-    return d;
+// Device memory for a call's jobs, partial results and result: one grow-only buffer per
+// memory space, reused by every call (launch() runs one at a time), so that a call allocates
+// nothing where an earlier one had room (cudaMalloc and cudaFree cost tens of microseconds,
+// and cudaFree waits for the device). Released when Kokkos finalizes.
+template <class MemSpace>
+std::byte* workspace(std::size_t bytes) {
+    static Kokkos::View<std::byte*, MemSpace> held;
+    static bool hooked = false;
+    if (held.extent(0) < bytes) {
+        held = Kokkos::View<std::byte*, MemSpace>();  // the old one first: its room may be needed
+        held = allocate<std::byte, MemSpace>(bytes + bytes / 4, "preduce::kokkos workspace");
+        if (!hooked) Kokkos::push_finalize_hook([] { held = Kokkos::View<std::byte*, MemSpace>(); });
+        hooked = true;
+    }
+    return held.data();
 }
+
+// Carves arrays out of a workspace, each aligned to 16 bytes; size() first, then at().
+class carving {
+public:
+    template <class T>
+    std::size_t add(std::size_t n) {
+        const std::size_t at = used_;
+        used_ = (used_ + n * sizeof(T) + 15) / 16 * 16;
+        return at;
+    }
+    std::size_t size() const { return used_; }
+
+private:
+    std::size_t used_ = 0;
+};
 
 struct offsets_check_functor {
     const std::uint64_t* offsets;
@@ -93,43 +119,76 @@ void check_device_offsets(const std::uint64_t* offsets, std::uint64_t m, std::ui
     ::preduce::detail::check_offset_entry(s, entries[0], entries[1], n);
 }
 
-// Segment lengths on the host, for cutting jobs (few segments, contiguous layouts).
+// Segment lengths on the host, for cutting jobs (few segments by offsets).
 inline std::vector<std::uint64_t> host_lengths(const segment_layout& L) {
-    std::vector<std::uint64_t> lengths(L.count, L.size);
-    if (L.form == ::preduce::detail::segment_form::offsets) {
-        const host_readable<std::uint64_t> offsets(L.offsets, L.count + 1);
-        for (std::uint64_t s = 0; s < L.count; ++s) lengths[s] = offsets.get()[s + 1] - offsets.get()[s];
-    }
+    const host_readable<std::uint64_t> offsets(L.offsets, L.count + 1);
+    std::vector<std::uint64_t> lengths(L.count);
+    for (std::uint64_t s = 0; s < L.count; ++s) lengths[s] = offsets.get()[s + 1] - offsets.get()[s];
     return lengths;
 }
 
-// The job kernel (a team per job when `teams`, else a thread per job), then the combine
-// kernel when the jobs are not whole segments.
-template <class ExecSpace, class TeamFold, class ThreadFold, class Combine, class Partial, class Out>
-void run_jobs(const segment_layout& L, const jobs_view& J, std::uint64_t jobs, bool teams, int team_size,
-              std::size_t scratch, TeamFold team_fold, ThreadFold thread_fold, Combine combine, Out* out) {
+// How one call's jobs run: a team or a thread per job, and, where jobs are not whole
+// segments, a team or a thread per segment to combine their partial results.
+struct job_plan {
+    jobs_view J;
+    std::uint64_t jobs = 0;
+    bool teams = false;
+    int team_size = 1;
+    std::size_t scratch = 0;
+    const job_table* table = nullptr;  // the table form's arrays, to upload
+    std::uint64_t most = 0;            // jobs of a segment at most (the fixed order's team combine)
+};
+
+// Uploads the plan's table, runs the job kernel, then the combine kernel (not for whole
+// segments); out in device memory.
+template <class ExecSpace, class TeamFold, class ThreadFold, class ThreadCombine, class TeamCombine, class Partial,
+          class Out>
+void run_jobs(const segment_layout& L, job_plan plan, TeamFold team_fold, ThreadFold thread_fold,
+              ThreadCombine thread_combine, TeamCombine team_combine, bool team_combines, std::size_t combine_scratch,
+              Out* out) {
     using mem = typename ExecSpace::memory_space;
-    const bool whole = J.form == job_form::whole;
-    Kokkos::View<Partial*, mem> partial;
-    if (!whole) partial = allocate<Partial, mem>(jobs, "preduce::kokkos partial results");
-    Partial* p = whole ? nullptr : partial.data();
+    const bool whole = plan.J.form == job_form::whole;
+    carving c;
+    const std::size_t at_partial = c.add<Partial>(whole ? 0 : plan.jobs);
+    const std::size_t at_table = c.add<std::uint64_t>(plan.table ? 3 * plan.table->size() + L.count + 1 : 0);
+    std::byte* base = workspace<mem>(c.size());
+    Partial* partial = whole ? nullptr : reinterpret_cast<Partial*>(base + at_partial);
+    if (plan.table != nullptr) {
+        const job_table& t = *plan.table;
+        std::vector<std::uint64_t> packed;
+        packed.reserve(3 * t.size() + L.count + 1);
+        for (const auto* v : {&t.segment, &t.first, &t.last, &t.first_job}) packed.insert(packed.end(), v->begin(), v->end());
+        auto* d = reinterpret_cast<std::uint64_t*>(base + at_table);
+        Kokkos::deep_copy(Kokkos::View<std::uint64_t*, mem, Kokkos::MemoryTraits<Kokkos::Unmanaged>>(d, packed.size()),
+                          Kokkos::View<const std::uint64_t*, Kokkos::HostSpace, Kokkos::MemoryTraits<Kokkos::Unmanaged>>(
+                              packed.data(), packed.size()));
+        plan.J.segment = d, plan.J.first = d + t.size(), plan.J.last = d + 2 * t.size(), plan.J.first_job = d + 3 * t.size();
+    }
     Out* direct = whole ? out : nullptr;
-    if (jobs != 0) {
-        if (teams) {
-            team_fold.J = J, team_fold.partial = p, team_fold.out = direct;
-            auto policy = team_policy<ExecSpace>(static_cast<std::int64_t>(jobs), team_size);
-            if (scratch != 0) policy.set_scratch_size(0, Kokkos::PerTeam(scratch));
+    if (plan.jobs != 0) {
+        if (plan.teams) {
+            team_fold.J = plan.J, team_fold.partial = partial, team_fold.out = direct;
+            auto policy = team_policy<ExecSpace>(static_cast<std::int64_t>(plan.jobs), plan.team_size);
+            if (plan.scratch != 0) policy.set_scratch_size(0, Kokkos::PerTeam(plan.scratch));
             Kokkos::parallel_for("preduce::kokkos::reduce_segments", policy, team_fold);
         } else {
-            thread_fold.J = J, thread_fold.partial = p, thread_fold.out = direct;
-            Kokkos::parallel_for("preduce::kokkos::reduce_segments", policy<ExecSpace>(0, static_cast<std::int64_t>(jobs)),
-                                 thread_fold);
+            thread_fold.J = plan.J, thread_fold.partial = partial, thread_fold.out = direct;
+            Kokkos::parallel_for("preduce::kokkos::reduce_segments",
+                                 policy<ExecSpace>(0, static_cast<std::int64_t>(plan.jobs)), thread_fold);
         }
     }
     if (!whole) {
-        combine.J = J, combine.partial = p, combine.out = out;
-        Kokkos::parallel_for("preduce::kokkos::reduce_segments (combine)",
-                             policy<ExecSpace>(0, static_cast<std::int64_t>(L.count)), combine);
+        const auto segments = static_cast<std::int64_t>(L.count);
+        if (team_combines) {
+            team_combine.J = plan.J, team_combine.partial = partial, team_combine.out = out;
+            auto policy = team_policy<ExecSpace>(segments, segment_tuning::team_threads / 2);
+            if (combine_scratch != 0) policy.set_scratch_size(0, Kokkos::PerTeam(combine_scratch));
+            Kokkos::parallel_for("preduce::kokkos::reduce_segments (combine)", policy, team_combine);
+        } else {
+            thread_combine.J = plan.J, thread_combine.partial = partial, thread_combine.out = out;
+            Kokkos::parallel_for("preduce::kokkos::reduce_segments (combine)", policy<ExecSpace>(0, segments),
+                                 thread_combine);
+        }
     }
     ExecSpace().fence();
 }
@@ -140,92 +199,111 @@ template <precision P, class ExecSpace, class R>
 void device_segments(const R& r, source_t<R> src, std::size_t n, const segment_layout& L, typename R::result_type* out) {
     using A = typename R::accumulator_type;
     using V = fixed_order::value_t<P, A>;
-    using mem = typename ExecSpace::memory_space;
     namespace tune = segment_tuning;
+    using ::preduce::detail::segment_form;
     const std::uint64_t m = L.count;
     if (m == 0) return;
     constexpr bool fast = P == precision::fast;
     constexpr bool in_order = !is_commutative_v<R>;
-    const auto threads = static_cast<std::uint64_t>(ExecSpace().concurrency());
     constexpr std::uint64_t block = fixed_order::block;
+    constexpr int lanes = static_cast<int>(fixed_order::lanes);
+    const auto threads = static_cast<std::uint64_t>(ExecSpace().concurrency());
 
-    // Each order's three kernels; run_jobs fills in the jobs and where results go.
-    const auto go = [&](const jobs_view& J, std::uint64_t jobs, bool teams, int team_size, std::size_t scratch) {
-        if constexpr (fast)
-            run_jobs<ExecSpace, fast_team_fold<R>, fast_thread_fold<R>, fast_combine<R>, A>(
-                L, J, jobs, teams, team_size, scratch, fast_team_fold<R>{src, r, L, {}, nullptr, nullptr},
-                fast_thread_fold<R>{src, r, L, {}, nullptr, nullptr}, fast_combine<R>{r, {}, nullptr, nullptr}, out);
-        else
-            run_jobs<ExecSpace, fixed_team_fold<P, R>, fixed_thread_fold<P, R>, fixed_combine<P, R>, V>(
-                L, J, jobs, teams, team_size, scratch,
-                fixed_team_fold<P, R>{src, r, L, {}, nullptr, nullptr, team_size / static_cast<int>(fixed_order::lanes)},
-                fixed_thread_fold<P, R>{src, r, L, {}, nullptr, nullptr}, fixed_combine<P, R>{r, {}, nullptr, nullptr}, out);
+    const auto go = [&](job_plan plan) {
+        if constexpr (fast) {
+            run_jobs<ExecSpace, fast_team_fold<R>, fast_thread_fold<R>, fast_combine<R>, fast_team_combine<R>, A>(
+                L, plan, fast_team_fold<R>{src, r, L, {}, nullptr, nullptr}, fast_thread_fold<R>{src, r, L, {}, nullptr, nullptr},
+                fast_combine<R>{r, {}, nullptr, nullptr}, fast_team_combine<R>{r, {}, nullptr, nullptr}, !in_order, 0, out);
+        } else {
+            run_jobs<ExecSpace, fixed_team_fold<P, R>, fixed_thread_fold<P, R>, fixed_combine<P, R>,
+                     fixed_team_combine<P, R>, V>(
+                L, plan, fixed_team_fold<P, R>{src, r, L, {}, nullptr, nullptr, plan.team_size / lanes},
+                fixed_thread_fold<P, R>{src, r, L, {}, nullptr, nullptr}, fixed_combine<P, R>{r, {}, nullptr, nullptr},
+                fixed_team_combine<P, R>{r, {}, nullptr, nullptr, plan.most}, plan.most > 1,
+                fixed_team_combine<P, R>::scratch_bytes(plan.most), out);
+        }
     };
-    const auto fixed_scratch = [](int team_size) {
-        return fixed_team_fold<P, R>::scratch_bytes(team_size / static_cast<int>(fixed_order::lanes));
+    // Segments of one size cut into bands of `band` elements (the whole segment: no bands).
+    const auto bands = [&](std::uint64_t size, std::uint64_t band) {
+        job_plan plan;
+        if (band < size) {
+            plan.J.form = job_form::bands, plan.J.count = m, plan.J.size = size, plan.J.band = band;
+            plan.most = div_up(size, band);
+        }
+        plan.jobs = m * (band < size ? div_up(size, band) : 1);
+        return plan;
     };
+    // Elements per job: the fast order's (a team's, or a thread's folding in order), or the
+    // fixed order's (a power-of-two number of blocks).
+    const auto run_for = [&](std::uint64_t elements) -> std::uint64_t {
+        if constexpr (!fast) return block * std::bit_ceil(std::max<std::uint64_t>(1, div_up(elements, tune::fixed_jobs_most * block)));
+        else if constexpr (in_order) return std::max(tune::thread_run, div_up(elements, threads));
+        else return std::max(tune::team_run, div_up(elements, tune::jobs_wanted));
+    };
+    const int fixed_team = tune::fixed_warps * lanes;
+    const std::size_t fixed_scratch = fixed_team_fold<P, R>::scratch_bytes(tune::fixed_warps);
 
-    if (L.form == ::preduce::detail::segment_form::strided) {
-        // Bands of rows, as many as fill the device with threads; for the fixed order a band
-        // is a power-of-two number of blocks.
+    if (L.form == segment_form::strided) {
+        // A thread per band of rows, as many bands as fill the device with threads; for the
+        // fixed order a band is a power-of-two number of blocks, at most fixed_jobs_most bands.
         const std::uint64_t size = L.size;
         std::uint64_t band = size;
-        if (fast) {
-            const std::uint64_t bands = std::min(div_up(threads, m), div_up(size, tune::thread_run));
-            if (bands > 1) band = div_up(size, bands);
+        if constexpr (fast) {
+            const std::uint64_t pieces = std::min(div_up(threads, m), div_up(size, tune::thread_run));
+            if (pieces > 1) band = div_up(size, pieces);
         } else {
             const std::uint64_t blocks = fixed_order::block_count(size);
-            const std::uint64_t bands = std::min(div_up(threads, m), blocks);
-            if (bands > 1) band = block * std::bit_ceil(div_up(blocks, bands));
+            const std::uint64_t pieces = std::min({div_up(threads, m), blocks, tune::fixed_jobs_most});
+            if (pieces > 1) band = block * std::bit_ceil(div_up(blocks, pieces));
         }
-        jobs_view J;
-        std::uint64_t jobs = m;
-        if (band < size) {
-            J.form = job_form::bands, J.count = m, J.size = size, J.band = band;
-            jobs = m * div_up(size, band);
-        }
-        go(J, jobs, false, 1, 0);
+        go(bands(size, band));
         return;
     }
 
     if (m <= tune::few_segments) {
-        const std::vector<std::uint64_t> lengths = host_lengths(L);
-        std::uint64_t elements = 0;
-        for (const std::uint64_t len : lengths) elements += len;
-        const std::uint64_t share = div_up(elements, tune::jobs_wanted);
-        const bool teams = !fast || !in_order;
-        const std::uint64_t run = !fast     ? block * std::bit_ceil(div_up(share, block))
-                                  : teams ? std::max(tune::team_run, share)
-                                          : std::max(tune::thread_run, div_up(elements, threads));
-        const job_table table(lengths, run);
-        const auto segment = upload<std::uint64_t, mem>(table.segment, "preduce::kokkos jobs");
-        const auto first = upload<std::uint64_t, mem>(table.first, "preduce::kokkos jobs");
-        const auto last = upload<std::uint64_t, mem>(table.last, "preduce::kokkos jobs");
-        const auto first_job = upload<std::uint64_t, mem>(table.first_job, "preduce::kokkos jobs");
-        jobs_view J;
-        J.form = job_form::table, J.segment = segment.data(), J.first = first.data(), J.last = last.data();
-        J.first_job = first_job.data();
-        const int team_size = fast ? tune::team_threads : tune::fixed_warps * static_cast<int>(fixed_order::lanes);
-        go(J, table.size(), teams, team_size, fast ? 0 : fixed_scratch(team_size));
+        // Jobs of similar size: team jobs (thread jobs for an operation that keeps operand order).
+        job_plan plan;
+        std::optional<job_table> table;
+        if (L.form == segment_form::fixed) {
+            plan = bands(L.size, run_for(L.size * m));
+        } else {
+            const std::vector<std::uint64_t> lengths = host_lengths(L);
+            std::uint64_t elements = 0, longest = 0;
+            for (const std::uint64_t len : lengths) elements += len, longest = std::max(longest, len);
+            const std::uint64_t run = run_for(elements);
+            table.emplace(lengths, run);
+            plan.J.form = job_form::table;
+            plan.table = &*table;
+            plan.jobs = table->size();
+            plan.most = div_up(longest, run);
+        }
+        plan.teams = !fast || !in_order;
+        plan.team_size = fast ? tune::team_threads : fixed_team;
+        plan.scratch = fast ? 0 : fixed_scratch;
+        go(plan);
         return;
     }
 
     const std::uint64_t mean = n / m;
     if constexpr (fast && !in_order) {
         // Vector lanes per segment: the largest power of two up to the mean length, at most 32.
-        const int lanes = static_cast<int>(std::bit_floor(std::clamp<std::uint64_t>(mean, 1, 32)));
-        const int per_team = tune::team_threads / lanes;
+        const int vector = static_cast<int>(std::bit_floor(std::clamp<std::uint64_t>(mean, 1, 32)));
+        const int per_team = tune::team_threads / vector;
         Kokkos::parallel_for("preduce::kokkos::reduce_segments",
-                             team_policy<ExecSpace>(static_cast<std::int64_t>(div_up(m, per_team)), per_team, lanes),
+                             team_policy<ExecSpace>(static_cast<std::int64_t>(div_up(m, per_team)), per_team, vector),
                              fast_lanes_fold<R>{src, r, L, out});
         ExecSpace().fence();
-    } else if (fast || mean < tune::fixed_thread_below) {
-        go(jobs_view{}, m, false, 1, 0);
     } else {
-        const auto warps = static_cast<int>(
-            std::bit_floor(std::clamp<std::uint64_t>(div_up(mean, block), 1, static_cast<std::uint64_t>(tune::fixed_warps))));
-        const int team_size = warps * static_cast<int>(fixed_order::lanes);
-        go(jobs_view{}, m, true, team_size, fixed_scratch(team_size));
+        job_plan plan;  // whole segments
+        plan.jobs = m;
+        if (!fast && mean >= tune::fixed_thread_below) {
+            const auto warps = static_cast<int>(std::bit_floor(
+                std::clamp<std::uint64_t>(div_up(mean, block), 1, static_cast<std::uint64_t>(tune::fixed_warps))));
+            plan.teams = true;
+            plan.team_size = warps * lanes;
+            plan.scratch = fixed_team_fold<P, R>::scratch_bytes(warps);
+        }
+        go(plan);
     }
 }
 
