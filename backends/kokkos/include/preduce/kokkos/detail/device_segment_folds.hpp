@@ -211,7 +211,17 @@ struct fixed_team_fold {
             if (b < blocks) {
                 const std::uint64_t begin = (first_block + b) * fixed_order::block;
                 const std::uint64_t end = job.last - begin < fixed_order::block ? job.last : begin + fixed_order::block;
-                for (std::uint64_t i = begin + lane; i < end; i += lanes)
+                std::uint64_t i = begin + lane;
+                // Rows of `ahead` loads issued before their additions, which stay in order: the
+                // lane's chain of additions then waits on memory once a row, not once an element.
+                constexpr std::uint64_t ahead = 8;
+                for (; i + (ahead - 1) * lanes < end; i += ahead * lanes) {
+                    A row[ahead];
+                    for (std::uint64_t u = 0; u < ahead; ++u)
+                        row[u] = r.lift(x[static_cast<std::size_t>(i + u * lanes)], static_cast<std::size_t>(i + u * lanes));
+                    for (std::uint64_t u = 0; u < ahead; ++u) fixed_order::add<P, A>(v, row[u]);
+                }
+                for (; i < end; i += lanes)
                     fixed_order::add<P, A>(v, r.lift(x[static_cast<std::size_t>(i)], static_cast<std::size_t>(i)));
             }
             lane_values[t] = v;

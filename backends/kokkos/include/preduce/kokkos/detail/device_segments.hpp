@@ -26,10 +26,12 @@
 #include <cstdint>
 #include <limits>
 #include <optional>
+#include <string>
 #include <vector>
 
 #include "preduce/detail/algorithm/fixed_order/order.hpp"
 #include "preduce/detail/algorithm/segment_layout.hpp"
+#include "preduce/errors.hpp"
 #include "preduce/kokkos/detail/device_jobs.hpp"
 #include "preduce/kokkos/detail/device_segment_folds.hpp"
 #include "preduce/kokkos/detail/space.hpp"
@@ -65,18 +67,33 @@ inline std::uint64_t div_up(std::uint64_t a, std::uint64_t b) { return a / b + (
 // Device memory for a call's jobs, partial results and result: one grow-only buffer per
 // memory space, reused by every call (launch() runs one at a time), so that a call allocates
 // nothing where an earlier one had room (cudaMalloc and cudaFree cost tens of microseconds,
-// and cudaFree waits for the device). Released when Kokkos finalizes.
+// and cudaFree waits for the device). Freed by a Kokkos finalize hook; held through plain
+// pointers, which have no destructor to run at exit, after Kokkos has finalized.
 template <class MemSpace>
 std::byte* workspace(std::size_t bytes) {
-    static Kokkos::View<std::byte*, MemSpace> held;
+    static void* held = nullptr;
+    static std::size_t room = 0;
     static bool hooked = false;
-    if (held.extent(0) < bytes) {
-        held = Kokkos::View<std::byte*, MemSpace>();  // the old one first: its room may be needed
-        held = allocate<std::byte, MemSpace>(bytes + bytes / 4, "preduce::kokkos workspace");
-        if (!hooked) Kokkos::push_finalize_hook([] { held = Kokkos::View<std::byte*, MemSpace>(); });
-        hooked = true;
+    if (room < bytes) {
+        if (held != nullptr) Kokkos::kokkos_free<MemSpace>(held);
+        held = nullptr, room = 0;
+        const std::size_t want = bytes + bytes / 4;
+        try {
+            held = Kokkos::kokkos_malloc<MemSpace>("preduce::kokkos workspace", want);
+        } catch (const std::exception& e) {
+            throw out_of_memory(std::string("preduce::reduce(kokkos): cannot allocate ") + std::to_string(want) +
+                                " bytes in " + MemSpace::name() + " (" + e.what() + ")");
+        }
+        room = want;
+        if (!hooked) {
+            Kokkos::push_finalize_hook([] {
+                if (held != nullptr) Kokkos::kokkos_free<MemSpace>(held);
+                held = nullptr, room = 0;
+            });
+            hooked = true;
+        }
     }
-    return held.data();
+    return static_cast<std::byte*>(held);
 }
 
 // Carves arrays out of a workspace, each aligned to 16 bytes; size() first, then at().
