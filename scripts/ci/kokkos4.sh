@@ -3,7 +3,8 @@
 # sanitizer step covers the OpenMP space with the default threads). For each of OpenMP and
 # Threads: a Kokkos prefix built from the project's third-party snapshot
 # (scripts/kokkos/build.sh), preduce configured against it (CPU only: seq and kokkos), and
-# the kokkos backend's share of the suite run with 1, 2 and 4 Kokkos threads: the shared
+# the kokkos backend's share of the suite run with 1, 2 and 4 Kokkos threads (the Python
+# module off: only these targets are built, and the consumer tests install what is built): the shared
 # body and its concurrency and deterministic-bits cases (test_kokkos), the custom ops body,
 # Kokkos' lifecycle, MPI with kokkos ranks; then, once, the consumer tests (an installed
 # preduce found by a program of its own, which finds the same Kokkos). About 7 minutes a
@@ -24,7 +25,8 @@ for space in openmp threads; do
   build="$work/preduce-$space"
   cmake -S . -B "$build" -G Ninja -DCMAKE_BUILD_TYPE=Release -DKokkos_ROOT="$prefix" \
     -DPREDUCE_ENABLE_KOKKOS=ON -DPREDUCE_ENABLE_CUDA=OFF -DPREDUCE_ENABLE_OPENMP=OFF \
-    -DPREDUCE_BUILD_TESTS=ON -DPREDUCE_BUILD_BENCH=OFF -DPREDUCE_BUILD_TOOLS=OFF >"$build.configure.log"
+    -DPREDUCE_BUILD_TESTS=ON -DPREDUCE_BUILD_BENCH=OFF -DPREDUCE_BUILD_TOOLS=OFF -DPREDUCE_ENABLE_PYTHON=OFF \
+    >"$build.configure.log"
   # The configuration must have found this Kokkos, not the system's.
   grep -E "Kokkos 4\.[0-9.]+ \(.*$(tr '[:lower:]' '[:upper:]' <<<"$space").*\)" "$build.configure.log" ||
     { echo "kokkos4: $space: preduce did not configure against $prefix" >&2; cat "$build.configure.log" >&2; exit 1; }
