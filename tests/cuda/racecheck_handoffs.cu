@@ -53,7 +53,7 @@ __global__ void named_handoff(const float* in, float* out) {
 }
 
 // After the hand-off (or without it, Named false): the staged kernel's later uses of shared
-// memory, each after a __syncthreads. out[blockIdx.x]: 4 * 32 * rows + 4 + 128 with ones in.
+// memory, each after a __syncthreads. out[blockIdx.x]: 4 * 32 * rows + 3 + 128 with ones in.
 template <bool Named>
 __global__ void named_then_cta(const float* in, float* out) {
     __shared__ float stage[3 * 32 * rows];

@@ -190,12 +190,12 @@ void reduce_segments_on_device(const R& reducer, source_t<R> src, std::size_t n,
     const auto data = stage_source<execution_space>(src, n);
     const memory_kind where_out = locate(out);
     if (where_out == memory_kind::device || where_out == memory_kind::managed) {
-        device_segments<P, execution_space>(reducer, data.get(), n, L, out);
+        device_segments<P, execution_space>(reducer, data.get(), n, L, out, layout.offsets);
     } else {
-        const auto results = allocate<Out, mem>(L.count, "preduce::kokkos results");
-        device_segments<P, execution_space>(reducer, data.get(), n, L, results.data());
+        auto* results = reinterpret_cast<Out*>(workspace<mem, results_use>(L.count * sizeof(Out)));
+        device_segments<P, execution_space>(reducer, data.get(), n, L, results, layout.offsets);
         Kokkos::deep_copy(Kokkos::View<Out*, Kokkos::HostSpace, Kokkos::MemoryTraits<Kokkos::Unmanaged>>(out, L.count),
-                          results);
+                          Kokkos::View<const Out*, mem, Kokkos::MemoryTraits<Kokkos::Unmanaged>>(results, L.count));
     }
 }
 } // namespace detail

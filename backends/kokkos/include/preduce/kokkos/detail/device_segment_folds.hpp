@@ -19,8 +19,8 @@
 //                     team's first thread takes the block values in order into the block tree
 //   fixed_thread_fold one job per thread, a block at a time (fixed_order::block_value), or a
 //                     whole segment of at most 32 elements as one row (fixed_order::short_value)
-//   fixed_combine     each segment's partial trees in job order, a thread per segment
-//   fixed_team_combine the same, a team per segment, the tree a level at a time
+//   fixed_team_combine each segment's partial trees in job order, a team per segment, the
+//                     tree a level at a time
 // A job of the fixed order starts at a block whose index is a multiple of its block count
 // rounded up to a power of two (device_segments.hpp cuts them so), so its tree is a node of
 // the segment's block tree and the combine's tree over those nodes is the rest of it.
@@ -48,7 +48,17 @@ using ::preduce::detail::segment_layout;
 template <class ExecSpace>
 using team_policy = Kokkos::TeamPolicy<ExecSpace, Kokkos::IndexType<std::int64_t>>;
 
-// Element j of segment s: where it is, for a layout's stride.
+// What run_jobs (device_segments.hpp) gives every job and combine kernel: the jobs, the
+// partial results (one per job; read by the combines), and the results (the job kernels
+// write them only when jobs are whole segments, and leave this null otherwise).
+template <class Partial, class Out>
+struct job_io {
+    jobs_view J;
+    Partial* partial = nullptr;
+    Out* out = nullptr;
+};
+
+// Where segment s starts (its element j is at j * L.stride() from there).
 template <class S>
 KOKKOS_INLINE_FUNCTION S segment_start(S src, const segment_layout& L, std::uint64_t s) {
     return src + static_cast<std::size_t>(L.begin(s));
@@ -79,18 +89,15 @@ struct fast_lanes_fold {
 };
 
 template <class R>
-struct fast_team_fold {
+struct fast_team_fold : job_io<typename R::accumulator_type, typename R::result_type> {
     using A = typename R::accumulator_type;
     source_t<R> src;
     R r;
     segment_layout L;
-    jobs_view J;
-    A* partial;
-    typename R::result_type* out;  // the whole form's results; null otherwise
     template <class Member>
     KOKKOS_INLINE_FUNCTION void operator()(const Member& m) const {
         const auto k = static_cast<std::uint64_t>(m.league_rank());
-        const job_run job = J.at(L, k);
+        const job_run job = this->J.at(L, k);
         const auto x = segment_start(src, L, job.segment);
         A acc = R::identity();
         Kokkos::parallel_reduce(
@@ -100,68 +107,61 @@ struct fast_team_fold {
             },
             make_reducer<R>(acc));
         Kokkos::single(Kokkos::PerTeam(m), [&] {
-            if (out != nullptr) out[job.segment] = r.finish(acc);
-            else partial[k] = acc;
+            if (this->out != nullptr) this->out[job.segment] = r.finish(acc);
+            else this->partial[k] = acc;
         });
     }
 };
 
 template <class R>
-struct fast_thread_fold {
+struct fast_thread_fold : job_io<typename R::accumulator_type, typename R::result_type> {
     using A = typename R::accumulator_type;
     source_t<R> src;
     R r;
     segment_layout L;
-    jobs_view J;
-    A* partial;
-    typename R::result_type* out;
     KOKKOS_INLINE_FUNCTION void operator()(std::int64_t index) const {
         const auto k = static_cast<std::uint64_t>(index);
-        const job_run job = J.at(L, k);
+        const job_run job = this->J.at(L, k);
         const auto x = segment_start(src, L, job.segment);
         const std::uint64_t stride = L.stride();
         A acc = R::identity();
         for (std::uint64_t j = job.first; j < job.last; ++j)
             acc = R::combine(acc, r.lift(x[static_cast<std::size_t>(j * stride)], static_cast<std::size_t>(j)));
-        if (out != nullptr) out[job.segment] = r.finish(acc);
-        else partial[k] = acc;
+        if (this->out != nullptr) this->out[job.segment] = r.finish(acc);
+        else this->partial[k] = acc;
     }
 };
 
 template <class R>
-struct fast_combine {
+struct fast_combine : job_io<const typename R::accumulator_type, typename R::result_type> {
     using A = typename R::accumulator_type;
+    static constexpr bool per_team = false;
     R r;
-    jobs_view J;
-    const A* partial;
-    typename R::result_type* out;
     KOKKOS_INLINE_FUNCTION void operator()(std::int64_t index) const {
         const auto s = static_cast<std::uint64_t>(index);
         A acc = R::identity();
-        const std::uint64_t start = J.start(s), jobs = J.jobs(s), step = J.step();
-        for (std::uint64_t i = 0; i < jobs; ++i) acc = R::combine(acc, partial[start + i * step]);
-        out[s] = r.finish(acc);
+        const std::uint64_t start = this->J.start(s), jobs = this->J.jobs(s), step = this->J.step();
+        for (std::uint64_t i = 0; i < jobs; ++i) acc = R::combine(acc, this->partial[start + i * step]);
+        this->out[s] = r.finish(acc);
     }
 };
 
 // Commutative reducers: a team per segment over its partial results.
 template <class R>
-struct fast_team_combine {
+struct fast_team_combine : job_io<const typename R::accumulator_type, typename R::result_type> {
     using A = typename R::accumulator_type;
+    static constexpr bool per_team = true;
     R r;
-    jobs_view J;
-    const A* partial;
-    typename R::result_type* out;
     template <class Member>
     KOKKOS_INLINE_FUNCTION void operator()(const Member& m) const {
         const auto s = static_cast<std::uint64_t>(m.league_rank());
-        const std::uint64_t start = J.start(s), step = J.step();
+        const std::uint64_t start = this->J.start(s), step = this->J.step();
         A acc = R::identity();
         Kokkos::parallel_reduce(
-            Kokkos::TeamThreadRange(m, static_cast<std::int64_t>(J.jobs(s))),
-            [&](std::int64_t i, A& a) { a = R::combine(a, partial[start + static_cast<std::uint64_t>(i) * step]); },
+            Kokkos::TeamThreadRange(m, static_cast<std::int64_t>(this->J.jobs(s))),
+            [&](std::int64_t i, A& a) { a = R::combine(a, this->partial[start + static_cast<std::uint64_t>(i) * step]); },
             make_reducer<R>(acc));
-        Kokkos::single(Kokkos::PerTeam(m), [&] { out[s] = r.finish(acc); });
+        Kokkos::single(Kokkos::PerTeam(m), [&] { this->out[s] = r.finish(acc); });
     }
 };
 
@@ -179,16 +179,13 @@ KOKKOS_INLINE_FUNCTION void fixed_deliver(const R& r, const fixed_order::streami
 
 // Contiguous layouts only (stride 1): a warp's lanes read 32 neighbouring elements.
 template <precision P, class R>
-struct fixed_team_fold {
+struct fixed_team_fold : job_io<fixed_order::value_t<P, typename R::accumulator_type>, typename R::result_type> {
     using A = typename R::accumulator_type;
     using V = fixed_order::value_t<P, A>;
     static constexpr std::uint64_t lanes = fixed_order::lanes;
     source_t<R> src;
     R r;
     segment_layout L;
-    jobs_view J;
-    V* partial;
-    typename R::result_type* out;
     int warps;
     // Team scratch: one value per thread (the lanes), then one per warp (its block value).
     KOKKOS_INLINE_FUNCTION static std::size_t scratch_bytes(int warps) { return sizeof(V) * static_cast<std::size_t>(warps) * (lanes + 1); }
@@ -196,7 +193,7 @@ struct fixed_team_fold {
     template <class Member>
     KOKKOS_INLINE_FUNCTION void operator()(const Member& m) const {
         const auto k = static_cast<std::uint64_t>(m.league_rank());
-        const job_run job = J.at(L, k);
+        const job_run job = this->J.at(L, k);
         const auto x = segment_start(src, L, job.segment);
         V* lane_values = static_cast<V*>(m.team_shmem().get_shmem(scratch_bytes(warps)));
         V* block_values = lane_values + static_cast<std::size_t>(warps) * lanes;
@@ -236,30 +233,27 @@ struct fixed_team_fold {
             if (t == 0)
                 for (std::uint64_t u = 0; u < W && round + u < blocks; ++u) tree.push(block_values[u]);
         }
-        if (t == 0) fixed_deliver<P>(r, tree, k, job.segment, partial, out);
+        if (t == 0) fixed_deliver<P>(r, tree, k, job.segment, this->partial, this->out);
     }
 };
 
 // Any layout: the thread reads its job's blocks one at a time, 32 lanes in registers.
 template <precision P, class R>
-struct fixed_thread_fold {
+struct fixed_thread_fold : job_io<fixed_order::value_t<P, typename R::accumulator_type>, typename R::result_type> {
     using A = typename R::accumulator_type;
     using V = fixed_order::value_t<P, A>;
     source_t<R> src;
     R r;
     segment_layout L;
-    jobs_view J;
-    V* partial;
-    typename R::result_type* out;
     KOKKOS_INLINE_FUNCTION void operator()(std::int64_t index) const {
         const auto k = static_cast<std::uint64_t>(index);
-        const job_run job = J.at(L, k);
+        const job_run job = this->J.at(L, k);
         const auto n = static_cast<std::size_t>(L.length(job.segment));
         const auto x = segment_start(src, L, job.segment);
         const ::preduce::detail::strided_source<source_t<R>> strided{x, static_cast<std::size_t>(L.stride())};
-        if (out != nullptr && n <= fixed_order::lanes) {  // a whole segment of one row
+        if (this->out != nullptr && n <= fixed_order::lanes) {  // a whole segment of one row
             const V v = L.stride() == 1 ? fixed_order::short_value<P>(r, x, n) : fixed_order::short_value<P>(r, strided, n);
-            out[job.segment] = r.finish(fixed_order::result<P, A>(v));
+            this->out[job.segment] = r.finish(fixed_order::result<P, A>(v));
             return;
         }
         const std::uint64_t first_block = job.first / fixed_order::block;
@@ -270,7 +264,7 @@ struct fixed_thread_fold {
             tree.push(L.stride() == 1 ? fixed_order::block_value<P>(r, x, n, block)
                                       : fixed_order::block_value<P>(r, strided, n, block));
         }
-        fixed_deliver<P>(r, tree, k, job.segment, partial, out);
+        fixed_deliver<P>(r, tree, k, job.segment, this->partial, this->out);
     }
 };
 
@@ -278,24 +272,22 @@ struct fixed_thread_fold {
 // over them a level at a time (fixed_order::block_tree's pairs, the odd last one moving up),
 // one barrier a level. At most `most` jobs a segment (scratch_bytes(most) of scratch).
 template <precision P, class R>
-struct fixed_team_combine {
+struct fixed_team_combine : job_io<const fixed_order::value_t<P, typename R::accumulator_type>, typename R::result_type> {
     using A = typename R::accumulator_type;
+    static constexpr bool per_team = true;
     using V = fixed_order::value_t<P, A>;
     R r;
-    jobs_view J;
-    const V* partial;
-    typename R::result_type* out;
     std::uint64_t most;
     KOKKOS_INLINE_FUNCTION static std::size_t scratch_bytes(std::uint64_t most) { return 2 * most * sizeof(V); }
     template <class Member>
     KOKKOS_INLINE_FUNCTION void operator()(const Member& m) const {
         const auto s = static_cast<std::uint64_t>(m.league_rank());
-        const std::uint64_t start = J.start(s), step = J.step();
+        const std::uint64_t start = this->J.start(s), step = this->J.step();
         const auto t = static_cast<std::uint64_t>(m.team_rank()), T = static_cast<std::uint64_t>(m.team_size());
         V* from = static_cast<V*>(m.team_shmem().get_shmem(scratch_bytes(most)));
         V* to = from + most;
-        std::uint64_t count = J.jobs(s);
-        for (std::uint64_t i = t; i < count; i += T) from[i] = partial[start + i * step];
+        std::uint64_t count = this->J.jobs(s);
+        for (std::uint64_t i = t; i < count; i += T) from[i] = this->partial[start + i * step];
         m.team_barrier();
         while (count > 1) {
             const std::uint64_t half = count / 2;
@@ -308,25 +300,9 @@ struct fixed_team_combine {
             count = half + count % 2;
         }
         if (t == 0)
-            out[s] = r.finish(fixed_order::result<P, A>(count == 0 ? fixed_order::zero<P, A>(R::identity()) : from[0]));
+            this->out[s] = r.finish(fixed_order::result<P, A>(count == 0 ? fixed_order::zero<P, A>(R::identity()) : from[0]));
     }
 };
 
-template <precision P, class R>
-struct fixed_combine {
-    using A = typename R::accumulator_type;
-    using V = fixed_order::value_t<P, A>;
-    R r;
-    jobs_view J;
-    const V* partial;
-    typename R::result_type* out;
-    KOKKOS_INLINE_FUNCTION void operator()(std::int64_t index) const {
-        const auto s = static_cast<std::uint64_t>(index);
-        const std::uint64_t start = J.start(s), jobs = J.jobs(s), step = J.step();
-        fixed_order::streaming_tree<P, A> tree(jobs);
-        for (std::uint64_t i = 0; i < jobs; ++i) tree.push(partial[start + i * step]);
-        out[s] = r.finish(fixed_order::result<P, A>(tree.root(R::identity())));
-    }
-};
 
 } // namespace preduce::kokkos::detail

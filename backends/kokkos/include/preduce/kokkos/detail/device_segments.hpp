@@ -68,8 +68,12 @@ inline std::uint64_t div_up(std::uint64_t a, std::uint64_t b) { return a / b + (
 // memory space, reused by every call (launch() runs one at a time), so that a call allocates
 // nothing where an earlier one had room (cudaMalloc and cudaFree cost tens of microseconds,
 // and cudaFree waits for the device). Freed by a Kokkos finalize hook; held through plain
-// pointers, which have no destructor to run at exit, after Kokkos has finalized.
-template <class MemSpace>
+// pointers, which have no destructor to run at exit, after Kokkos has finalized. Each Use
+// (a tag type) has a buffer of its own, for arrays that must not overlap within a call: the
+// jobs' arrays and partial results, and results on their way to host memory.
+struct jobs_use;
+struct results_use;
+template <class MemSpace, class Use = jobs_use>
 std::byte* workspace(std::size_t bytes) {
     static void* held = nullptr;
     static std::size_t room = 0;
@@ -136,9 +140,10 @@ void check_device_offsets(const std::uint64_t* offsets, std::uint64_t m, std::ui
     ::preduce::detail::check_offset_entry(s, entries[0], entries[1], n);
 }
 
-// Segment lengths on the host, for cutting jobs (few segments by offsets).
-inline std::vector<std::uint64_t> host_lengths(const segment_layout& L) {
-    const host_readable<std::uint64_t> offsets(L.offsets, L.count + 1);
+// Segment lengths on the host, for cutting jobs (few segments by offsets), from `offsets`:
+// L's, or the same values where the caller has them (read in place unless device memory).
+inline std::vector<std::uint64_t> host_lengths(const segment_layout& L, const std::uint64_t* given) {
+    const host_readable<std::uint64_t> offsets(given != nullptr ? given : L.offsets, L.count + 1);
     std::vector<std::uint64_t> lengths(L.count);
     for (std::uint64_t s = 0; s < L.count; ++s) lengths[s] = offsets.get()[s + 1] - offsets.get()[s];
     return lengths;
@@ -156,13 +161,11 @@ struct job_plan {
     std::uint64_t most = 0;            // jobs of a segment at most (the fixed order's team combine)
 };
 
-// Uploads the plan's table, runs the job kernel, then the combine kernel (not for whole
-// segments); out in device memory.
-template <class ExecSpace, class TeamFold, class ThreadFold, class ThreadCombine, class TeamCombine, class Partial,
-          class Out>
-void run_jobs(const segment_layout& L, job_plan plan, TeamFold team_fold, ThreadFold thread_fold,
-              ThreadCombine thread_combine, TeamCombine team_combine, bool team_combines, std::size_t combine_scratch,
-              Out* out) {
+// Uploads the plan's table, runs the job kernel, then the combine kernel (a team or a thread
+// per segment, as Combine::per_team says; not for whole segments); out in device memory.
+template <class ExecSpace, class Partial, class TeamFold, class ThreadFold, class Combine, class Out>
+void run_jobs(const segment_layout& L, job_plan plan, TeamFold team_fold, ThreadFold thread_fold, Combine combine,
+              std::size_t combine_scratch, Out* out) {
     using mem = typename ExecSpace::memory_space;
     const bool whole = plan.J.form == job_form::whole;
     carving c;
@@ -181,7 +184,7 @@ void run_jobs(const segment_layout& L, job_plan plan, TeamFold team_fold, Thread
                               packed.data(), packed.size()));
         plan.J.segment = d, plan.J.first = d + t.size(), plan.J.last = d + 2 * t.size(), plan.J.first_job = d + 3 * t.size();
     }
-    Out* direct = whole ? out : nullptr;
+    Out* direct = whole ? out : nullptr;  // job kernels write results only for whole segments
     if (plan.jobs != 0) {
         if (plan.teams) {
             team_fold.J = plan.J, team_fold.partial = partial, team_fold.out = direct;
@@ -195,25 +198,25 @@ void run_jobs(const segment_layout& L, job_plan plan, TeamFold team_fold, Thread
         }
     }
     if (!whole) {
+        combine.J = plan.J, combine.partial = partial, combine.out = out;
         const auto segments = static_cast<std::int64_t>(L.count);
-        if (team_combines) {
-            team_combine.J = plan.J, team_combine.partial = partial, team_combine.out = out;
+        if constexpr (Combine::per_team) {
             auto policy = team_policy<ExecSpace>(segments, segment_tuning::team_threads / 2);
             if (combine_scratch != 0) policy.set_scratch_size(0, Kokkos::PerTeam(combine_scratch));
-            Kokkos::parallel_for("preduce::kokkos::reduce_segments (combine)", policy, team_combine);
+            Kokkos::parallel_for("preduce::kokkos::reduce_segments (combine)", policy, combine);
         } else {
-            thread_combine.J = plan.J, thread_combine.partial = partial, thread_combine.out = out;
-            Kokkos::parallel_for("preduce::kokkos::reduce_segments (combine)", policy<ExecSpace>(0, segments),
-                                 thread_combine);
+            Kokkos::parallel_for("preduce::kokkos::reduce_segments (combine)", policy<ExecSpace>(0, segments), combine);
         }
     }
     ExecSpace().fence();
 }
 
 // Reduces every segment of L over src (both readable on the device, offsets checked) into
-// out (device memory), in order P. n: the data's length.
+// out (device memory), in order P. n: the data's length. given_offsets: the offsets as the
+// caller gave them, where L's are a device copy of host offsets (else null).
 template <precision P, class ExecSpace, class R>
-void device_segments(const R& r, source_t<R> src, std::size_t n, const segment_layout& L, typename R::result_type* out) {
+void device_segments(const R& r, source_t<R> src, std::size_t n, const segment_layout& L, typename R::result_type* out,
+                     const std::uint64_t* given_offsets = nullptr) {
     using A = typename R::accumulator_type;
     using V = fixed_order::value_t<P, A>;
     namespace tune = segment_tuning;
@@ -227,18 +230,16 @@ void device_segments(const R& r, source_t<R> src, std::size_t n, const segment_l
     const auto threads = static_cast<std::uint64_t>(ExecSpace().concurrency());
 
     const auto go = [&](job_plan plan) {
-        if constexpr (fast) {
-            run_jobs<ExecSpace, fast_team_fold<R>, fast_thread_fold<R>, fast_combine<R>, fast_team_combine<R>, A>(
-                L, plan, fast_team_fold<R>{src, r, L, {}, nullptr, nullptr}, fast_thread_fold<R>{src, r, L, {}, nullptr, nullptr},
-                fast_combine<R>{r, {}, nullptr, nullptr}, fast_team_combine<R>{r, {}, nullptr, nullptr}, !in_order, 0, out);
-        } else {
-            run_jobs<ExecSpace, fixed_team_fold<P, R>, fixed_thread_fold<P, R>, fixed_combine<P, R>,
-                     fixed_team_combine<P, R>, V>(
-                L, plan, fixed_team_fold<P, R>{src, r, L, {}, nullptr, nullptr, plan.team_size / lanes},
-                fixed_thread_fold<P, R>{src, r, L, {}, nullptr, nullptr}, fixed_combine<P, R>{r, {}, nullptr, nullptr},
-                fixed_team_combine<P, R>{r, {}, nullptr, nullptr, plan.most}, plan.most > 1,
-                fixed_team_combine<P, R>::scratch_bytes(plan.most), out);
-        }
+        if constexpr (fast && in_order)
+            run_jobs<ExecSpace, A>(L, plan, fast_team_fold<R>{{}, src, r, L}, fast_thread_fold<R>{{}, src, r, L},
+                                   fast_combine<R>{{}, r}, 0, out);
+        else if constexpr (fast)
+            run_jobs<ExecSpace, A>(L, plan, fast_team_fold<R>{{}, src, r, L}, fast_thread_fold<R>{{}, src, r, L},
+                                   fast_team_combine<R>{{}, r}, 0, out);
+        else
+            run_jobs<ExecSpace, V>(L, plan, fixed_team_fold<P, R>{{}, src, r, L, plan.team_size / lanes},
+                                   fixed_thread_fold<P, R>{{}, src, r, L}, fixed_team_combine<P, R>{{}, r, plan.most},
+                                   fixed_team_combine<P, R>::scratch_bytes(plan.most), out);
     };
     // Segments of one size cut into bands of `band` elements (the whole segment: no bands).
     const auto bands = [&](std::uint64_t size, std::uint64_t band) {
@@ -284,7 +285,7 @@ void device_segments(const R& r, source_t<R> src, std::size_t n, const segment_l
         if (L.form == segment_form::fixed) {
             plan = bands(L.size, run_for(L.size * m));
         } else {
-            const std::vector<std::uint64_t> lengths = host_lengths(L);
+            const std::vector<std::uint64_t> lengths = host_lengths(L, given_offsets);
             std::uint64_t elements = 0, longest = 0;
             for (const std::uint64_t len : lengths) elements += len, longest = std::max(longest, len);
             const std::uint64_t run = run_for(elements);

@@ -62,10 +62,12 @@ typename R::result_type run_fixed_order(source_t<R> src, std::size_t n, const R&
         whole.form = ::preduce::detail::segment_form::fixed;
         whole.count = 1;
         whole.size = n;
-        const auto result = allocate<Out, typename ExecSpace::memory_space>(1, "preduce::kokkos result");
-        device_segments<P, ExecSpace>(reducer, src, n, whole, result.data());
+        using mem = typename ExecSpace::memory_space;
+        auto* result = reinterpret_cast<Out*>(workspace<mem, results_use>(sizeof(Out)));
+        device_segments<P, ExecSpace>(reducer, src, n, whole, result);
         Out out;
-        Kokkos::deep_copy(Kokkos::View<Out*, Kokkos::HostSpace, Kokkos::MemoryTraits<Kokkos::Unmanaged>>(&out, 1), result);
+        Kokkos::deep_copy(Kokkos::View<Out*, Kokkos::HostSpace, Kokkos::MemoryTraits<Kokkos::Unmanaged>>(&out, 1),
+                          Kokkos::View<const Out*, mem, Kokkos::MemoryTraits<Kokkos::Unmanaged>>(result, 1));
         return out;
     }
 }
