@@ -57,6 +57,16 @@ __device__ __forceinline__ job_slot take_jobs(std::uint64_t length, std::uint64_
     return {atomicAdd(listed, 1ull), atomicAdd(listed + 3, (length + chunk - 1) / chunk)};
 }
 
+// One thread lists segment s for the jobs of `chunk` elements: its list entry, and the owner
+// of each of its jobs.
+__device__ __forceinline__ void list_for_jobs(std::uint64_t s, std::uint64_t begin, std::uint64_t length,
+                                              std::uint64_t chunk, big_segment* list, unsigned long long* listed,
+                                              std::uint64_t* owner) {
+    const job_slot slot = take_jobs(length, chunk, listed);
+    list[slot.at] = {s, begin, length, slot.first_job};
+    for (std::uint64_t j = 0; j < (length + chunk - 1) / chunk; ++j) owner[slot.first_job + j] = slot.at;
+}
+
 // Segment s's extent, with device-resident offsets checked: false for a bad segment.
 __device__ __forceinline__ bool segment_extent(const layout& L, std::uint64_t s, std::uint64_t n, std::uint64_t& begin,
                                                std::uint64_t& len, int* bad) {
@@ -99,9 +109,7 @@ __global__ void __launch_bounds__(tuning::segment_threads,
         if (mine && len > small) {  // to block_per_segment, or cut into jobs for segment_chunks
             if (lane == 0) {
                 if (len > big) {
-                    const job_slot slot = take_jobs(len, big, listed);
-                    list[slot.at] = {s, begin, len, slot.first_job};
-                    for (std::uint64_t j = 0; j < (len + big - 1) / big; ++j) owner[slot.first_job + j] = slot.at;
+                    list_for_jobs(s, begin, len, big, list, listed, owner);
                 } else {
                     medium[atomicAdd(listed + 1, 1ull)] = {s, begin, len, 0};
                 }
@@ -225,11 +233,7 @@ __global__ void __launch_bounds__(tuning::segment_threads)
             const std::uint64_t seg_begin = __shfl_sync(full, begin, who), seg_len = __shfl_sync(full, len, who);
             const std::uint64_t seg_s = first + static_cast<unsigned>(who);
             if (seg_len > big) {  // to fixed_segment_chunks
-                if (lane == 0) {
-                    const job_slot slot = take_jobs(seg_len, big, listed);
-                    list[slot.at] = {seg_s, seg_begin, seg_len, slot.first_job};
-                    for (std::uint64_t j = 0; j < (seg_len + big - 1) / big; ++j) owner[slot.first_job + j] = slot.at;
-                }
+                if (lane == 0) list_for_jobs(seg_s, seg_begin, seg_len, big, list, listed, owner);
                 continue;
             }
             const auto seg = src + seg_begin;
