@@ -1,7 +1,8 @@
 // vs_probe/openmp/sum/<type>/<n>: the openmp backend's sum through the front end and the read
 // probe on as many threads, called in turn on the same windows in one row (time_interleaved);
-// vs_probe/openmp/segments/f32/<n>/seg:16 and vs_probe/openmp/columns/f32/<n>/<side>x<side>
-// the same for row sums of 16 elements and the column sums of a square matrix;
+// vs_probe/openmp/segments/f32/<n>/seg:16 and vs_probe/openmp/columns/f32/<n>/<rows>x<cols>
+// the same for row sums of 16 elements and the column sums of a square matrix and of rows
+// of 256;
 // so that a drift of the machine's bandwidth moves both alike. Counters: openmp_us and
 // probe_us (median calls), of_probe = probe_us / openmp_us (1.0: the sum reads at the probe's
 // speed). The separate reduce/ and anchor/ rows run seconds apart, and on a small shared
@@ -67,19 +68,22 @@ void register_probe_pair_rows(std::size_t n, std::span<const preduce::backend> b
             preduce::reduce_batches(preduce::backend::openmp, std::span<const T>(x, n), 16, preduce::sum, *sums);
             benchmark::DoNotOptimize(sums->data());
         });
-        std::size_t side = 1;
-        while (side * side * 4 <= n) side *= 2;
-        if (side * side == n) {
-            auto columns = std::make_shared<std::vector<T>>(side);
-            register_pair<T>("vs_probe/openmp/columns/" + tail + "/" + std::to_string(side) + "x" + std::to_string(side), n,
-                             [side, columns](const T* x) {
-                                 const std::vector<std::size_t> shape{side, side};
+        const auto columns_row = [&](std::size_t rows, std::size_t cols) {
+            auto columns = std::make_shared<std::vector<T>>(cols);
+            register_pair<T>("vs_probe/openmp/columns/" + tail + "/" + std::to_string(rows) + "x" + std::to_string(cols), n,
+                             [rows, cols, columns](const T* x) {
+                                 const std::vector<std::size_t> shape{rows, cols};
                                  const std::vector<int> axes{0};
                                  preduce::reduce_axes(preduce::backend::openmp, x, shape, axes, preduce::sum,
                                                       columns->data(), columns->size());
                                  benchmark::DoNotOptimize(columns->data());
                              });
-        }
+        };
+        std::size_t side = 1;
+        while (side * side * 4 <= n) side *= 2;
+        if (side * side == n) columns_row(side, side);
+        // NumPy's sum(axis=0) shape of bench/python_vs_numpy.py: rows of 256.
+        if (n % 256 == 0 && n / 256 > 256) columns_row(n / 256, 256);
     }
 }
 

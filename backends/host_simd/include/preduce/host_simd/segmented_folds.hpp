@@ -15,7 +15,8 @@
 //    one accumulator per column (fixed order: 32 lanes per column), so the loop over a row
 //    vectorises across columns, and every column sees its rows in order, which keeps
 //    non-commutative reducers in order too. Row runs split only when the columns alone
-//    would leave cores idle; their partials are combined in order.
+//    would leave cores idle; their partials are combined in order. Float and double sums
+//    walk blocks of rows a chunk of columns at a time (fold/column_sums.hpp).
 //
 // The fixed order of each segment is the one of order.hpp over that segment alone: the
 // same bits as reducing the segment by itself.
@@ -29,6 +30,7 @@
 #include "preduce/detail/algorithm/fixed_order/order.hpp"
 #include "preduce/detail/algorithm/segment_layout.hpp"
 #include "preduce/host_simd/fixed_order_blocks.hpp"
+#include "preduce/host_simd/fold/column_sums.hpp"
 #include "preduce/host_simd/fold/short_segment_sums.hpp"
 #include "preduce/host_simd/lane_fold.hpp"
 #include "preduce/precision.hpp"
@@ -51,6 +53,11 @@ inline constexpr std::size_t band_columns = 2048;
 inline constexpr std::size_t fixed_band_columns = 256;
 // Tasks wanted per thread before rows are split among tasks.
 inline constexpr std::size_t tasks_per_thread = 4;
+// Float and double column sums of at least this many bytes walk blocks of rows
+// (fold/column_sums.hpp): the rows then come from memory, where that walk reads faster
+// (0.90-1.0 of a bare sum's speed against 0.70-0.85, 2^24-2^26 floats); from cache the row
+// walk is faster (0.92 against 0.70-0.74, 2^20-2^22 floats) (docs/host-folds.md).
+inline constexpr std::size_t column_blocks_bytes = std::size_t{32} << 20;
 } // namespace tuning
 
 // ---- contiguous segments --------------------------------------------------------------------
@@ -259,17 +266,21 @@ inline strided_plan plan_strided(const segment_layout& L, std::size_t threads, s
     return p;
 }
 
-// acc[c - c0] folded over rows [j0, j1) of band [c0, c1) of outer index o. Eight rows at a
-// time are combined in registers, in row order (pairs, then pairs of pairs), before they
-// meet acc: an eighth of the accumulators' loads and stores, which otherwise outnumber the
-// data's loads. (A bare copy of this fold over 2^18 x 256 floats read at 0.77-0.80 of its
-// probe on one thread with four rows a step, 0.98-1.03 with eight: docs/host-folds.md.)
+// acc[c - c0] for c in [c0 + first_column, c0 + last_column), folded over rows [j0, j1) of
+// band [c0, c1) of outer index o. Eight rows at a time are combined in registers, in row
+// order (pairs, then pairs of pairs), before they meet acc: an eighth of the accumulators'
+// loads and stores, which otherwise outnumber the data's loads. (A bare copy of this fold
+// over 2^18 x 256 floats read at 0.77-0.80 of its probe on one thread with four rows a
+// step, 0.98-1.03 with eight: docs/host-folds.md.) The rows left past the last group of
+// eight are added one at a time.
 template <class R>
-void fold_band(const R& r, source_t<R> src, const segment_layout& L, const strided_task& k,
-               typename R::accumulator_type* acc) {
+void fold_band_rows(const R& r, source_t<R> src, const segment_layout& L, const strided_task& k, std::uint64_t j0,
+                    std::uint64_t j1, std::uint64_t first_column, std::uint64_t last_column,
+                    typename R::accumulator_type* acc) {
     constexpr std::uint64_t together = 8, rows_ahead = together + 4;
-    const std::uint64_t C = L.inner, M = L.size, w = k.c1 - k.c0;
-    const auto row_of = [&](std::uint64_t j) { return src + ((k.o * M + j) * C + k.c0); };
+    const std::uint64_t C = L.inner, M = L.size, w = last_column - first_column;
+    const auto row_of = [&](std::uint64_t j) { return src + ((k.o * M + j) * C + k.c0 + first_column); };
+    acc += first_column;
     // The hardware prefetchers stop at page boundaries, and a band's piece of a row is a
     // page or two, a row apart: one line in each page of the pieces a few rows ahead is
     // prefetched by hand, which starts the hardware's stream there (a prefetch of every line
@@ -277,12 +288,12 @@ void fold_band(const R& r, source_t<R> src, const segment_layout& L, const strid
     // 2 threads, docs/host-folds.md).
     const auto prefetch = [&](std::uint64_t j) {
         if constexpr (std::is_pointer_v<source_t<R>>)
-            if (j < k.j1)
+            if (j < j1)
                 for (std::uint64_t b = 0; b < w * sizeof(*row_of(j)); b += 4096)
                     __builtin_prefetch(reinterpret_cast<const char*>(row_of(j)) + b);
     };
-    std::uint64_t j = k.j0;
-    for (; j + together <= k.j1; j += together) {
+    std::uint64_t j = j0;
+    for (; j + together <= j1; j += together) {
         const auto r0 = row_of(j), r1 = row_of(j + 1), r2 = row_of(j + 2), r3 = row_of(j + 3), r4 = row_of(j + 4),
                    r5 = row_of(j + 5), r6 = row_of(j + 6), r7 = row_of(j + 7);
         for (std::uint64_t a = 0; a < together; ++a) prefetch(j + rows_ahead + a);
@@ -295,7 +306,7 @@ void fold_band(const R& r, source_t<R> src, const segment_layout& L, const strid
             acc[c] = R::combine(acc[c], R::combine(R::combine(a01, a23), R::combine(a45, a67)));
         }
     }
-    for (; j < k.j1; ++j) {
+    for (; j < j1; ++j) {
         const auto row = row_of(j);
         prefetch(j + rows_ahead);
         PREDUCE_PRAGMA_OMP_SIMD
@@ -303,12 +314,37 @@ void fold_band(const R& r, source_t<R> src, const segment_layout& L, const strid
     }
 }
 
+// acc[c - c0] folded over rows [k.j0, k.j1) of band [c0, c1) of outer index o
+// (fold_band_rows). Float and double sums of tuning::column_blocks_bytes and more take the
+// whole blocks of rows and chunks of columns through fold/column_sums.hpp first (the same
+// bits, read faster from memory); both groupings start at k.j0 and step by multiples of
+// eight rows.
+template <bool Avx2, class R>
+void fold_band(const R& r, source_t<R> src, const segment_layout& L, const strided_task& k,
+               typename R::accumulator_type* acc) {
+    const std::uint64_t w = k.c1 - k.c0;
+    std::uint64_t j = k.j0;
+#if defined(PREDUCE_SHORT_SUMS)
+    if constexpr ((Avx2 || !short_sums_dispatched) &&
+                  (std::is_same_v<R, sum_reducer<float>> || std::is_same_v<R, sum_reducer<double>>)) {
+        static_assert(column_block_rows % 8 == 0);
+        const std::uint64_t C = L.inner;
+        if (L.count * L.size * sizeof(*src) >= tuning::column_blocks_bytes) {
+            const auto done = sum_column_blocks(src + ((k.o * L.size + k.j0) * C + k.c0), C, k.j1 - k.j0, w, acc);
+            if (done.columns < w) fold_band_rows(r, src, L, k, j, j + done.rows, done.columns, w, acc);
+            j += done.rows;
+        }
+    }
+#endif
+    fold_band_rows(r, src, L, k, j, k.j1, 0, w, acc);
+}
+
 #if defined(PREDUCE_HOST_AVX2_DISPATCH)
 // fold_band compiled for AVX2 (chosen at run time, as host_fold is): twice the lanes a row.
 template <class R>
 __attribute__((target("avx2"), flatten)) void fold_band_avx2(const R& r, source_t<R> src, const segment_layout& L,
                                                               const strided_task& k, typename R::accumulator_type* acc) {
-    fold_band(r, src, L, k, acc);
+    fold_band<true>(r, src, L, k, acc);
 }
 #endif
 
@@ -330,7 +366,7 @@ void strided_fast(const R& r, source_t<R> src, const segment_layout& L, typename
         if (avx2) fold_band_avx2(r, src, L, k, acc);
         else
 #endif
-            fold_band(r, src, L, k, acc);
+            fold_band<false>(r, src, L, k, acc);
         if (p.row_pieces == 1)
             for (std::uint64_t c = k.c0; c < k.c1; ++c) out[k.o * C + c] = r.finish(acc[c - k.c0]);
     });
