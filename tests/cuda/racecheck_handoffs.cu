@@ -15,10 +15,17 @@
 //            again, read by thread 0 after one more (fold_run_in_shared's reuse of it).
 //   the CTA alone
 //            the same without the named hand-off: the control for the one above.
+//   named, then a flag
+//            the named hand-off, then the end of hand_on, where racecheck reports a race in
+//            fixed_blocks_staged: thread 0 writes a shared flag, and every thread reads it
+//            after a __syncthreads (docs/fixed-order-gpu.md maps the reports to that SASS).
+//   a flag alone
+//            the same without the named hand-off: its control.
 // All are ordered by the PTX memory model (the barrier's arrive/sync; the mbarrier's phase
 // completion; bar.sync 0 over every thread), and each checks its sums, so a failure here is a
 // wrong result, not a report. A report in "named, then the CTA" and none in "the CTA alone"
-// or "named" points at the tool's model of bar.arrive followed by bar.sync 0.
+// or "named" points at the tool's model of bar.arrive followed by bar.sync 0, and so does one
+// in "named, then a flag" and none in "a flag alone".
 // Without a GPU it exits 77 (skipped).
 #include <cuda_runtime_api.h>
 
@@ -88,6 +95,40 @@ __global__ void named_then_cta(const float* in, float* out) {
     if (threadIdx.x == 0) out[blockIdx.x] = total;
 }
 
+// After the hand-off (or without it, Named false): the end of hand_on (grid/fixed_order), whose
+// reports racecheck gives in fixed_blocks_staged: thread 0 takes a ticket from a global
+// counter, writes whether its CTA came last to shared memory, and after a __syncthreads every
+// thread reads it (STS.U8, BAR.SYNC 0, LDS.U8: the write and read 0x70 bytes apart that
+// racecheck reports). seen[t] of every thread of the grid: 1 in the last CTA alone.
+template <bool Named>
+__global__ void named_then_flag(const float* in, float* out, unsigned* counter, unsigned char* seen) {
+    __shared__ float stage[3 * 32 * rows];
+    __shared__ bool last;
+    const unsigned warp = threadIdx.x / 32, lane = threadIdx.x % 32;
+    const float* block = in + static_cast<std::size_t>(blockIdx.x) * 4 * 32 * rows;
+    float acc = 0.0f;
+    if (warp != 0) {
+        for (int u = 0; u < rows; ++u) stage[(warp - 1) * 32 * rows + u * 32 + lane] = block[warp * 32 * rows + u * 32 + lane];
+        if constexpr (Named) named_arrive(warp, 64);
+    } else {
+        for (int u = 0; u < rows; ++u) acc += block[u * 32 + lane];
+    }
+    if constexpr (!Named) __syncthreads();
+    if (warp == 0) {
+        for (unsigned w = 1; w < 4; ++w) {
+            if constexpr (Named) named_sync(w, 64);
+            for (int u = 0; u < rows; ++u) acc += stage[(w - 1) * 32 * rows + u * 32 + lane];
+        }
+        out[blockIdx.x * 32 + lane] = acc;
+    }
+    if (threadIdx.x == 0) {
+        __threadfence();
+        last = atomicAdd(counter, 1u) + 1 == gridDim.x;
+    }
+    __syncthreads();
+    seen[blockIdx.x * blockDim.x + threadIdx.x] = last ? 1 : 0;
+}
+
 constexpr unsigned chunk_floats = 1024, depth = 2, chunks = 16;  // 4 KiB chunks: 32 KiB of ring a CTA
 
 __global__ void bulk_handoff(const float* in, float* out) {
@@ -155,6 +196,35 @@ int main() {
                 break;
             }
     }
+    unsigned* counter = nullptr;
+    unsigned char* seen = nullptr;
+    if (cudaMalloc(&counter, sizeof(unsigned)) != cudaSuccess || cudaMalloc(&seen, blocks * 128) != cudaSuccess) return 1;
+    for (const bool named : {true, false}) {
+        cudaMemset(counter, 0, sizeof(unsigned));
+        if (named) named_then_flag<true><<<blocks, 128>>>(in, out, counter, seen);
+        else named_then_flag<false><<<blocks, 128>>>(in, out, counter, seen);
+        const char* what = named ? "named, then a flag" : "a flag alone";
+        cudaMemcpy(got.data(), out, blocks * 32 * sizeof(float), cudaMemcpyDeviceToHost);
+        ok = check(got, blocks, 4 * rows, what) && ok;
+        std::vector<unsigned char> flags(blocks * 128);
+        cudaMemcpy(flags.data(), seen, flags.size(), cudaMemcpyDeviceToHost);
+        unsigned last_ctas = 0;
+        for (unsigned b = 0; b < blocks; ++b) {
+            unsigned ones = 0;
+            for (unsigned t = 0; t < 128; ++t) ones += flags[b * 128 + t];
+            if (ones != 0 && ones != 128) {
+                std::printf("%s: block %u, %u of its threads saw it last\n", what, b, ones);
+                ok = false;
+            }
+            last_ctas += ones == 128;
+        }
+        if (last_ctas != 1) {
+            std::printf("%s: %u blocks came last\n", what, last_ctas);
+            ok = false;
+        }
+    }
+    cudaFree(counter);
+    cudaFree(seen);
     bulk_handoff<<<blocks, 128>>>(in, out);
     cudaMemcpy(got.data(), out, got.size() * sizeof(float), cudaMemcpyDeviceToHost);
     ok = check(got, static_cast<std::size_t>(blocks) * 4, chunks * chunk_floats / 32, "bulk") && ok;
