@@ -59,12 +59,11 @@ __global__ void named_handoff(const float* in, float* out) {
     out[blockIdx.x * 32 + lane] = acc;
 }
 
-// After the hand-off (or without it, Named false): the staged kernel's later uses of shared
-// memory, each after a __syncthreads. out[blockIdx.x]: 4 * 32 * rows + 3 + 128 with ones in.
+// The hand-off (Named) or a __syncthreads in its place: warps 1-3 stage their rows of the
+// CTA's block, and warp 0 adds its own and then theirs. Warp 0's lanes return their sums of
+// 4 * rows values, the other lanes 0.
 template <bool Named>
-__global__ void named_then_cta(const float* in, float* out) {
-    __shared__ float stage[3 * 32 * rows];
-    __shared__ float warp_value[4];
+__device__ float staged_handoff(const float* in, float* stage) {
     const unsigned warp = threadIdx.x / 32, lane = threadIdx.x % 32;
     const float* block = in + static_cast<std::size_t>(blockIdx.x) * 4 * 32 * rows;
     float acc = 0.0f;
@@ -80,6 +79,17 @@ __global__ void named_then_cta(const float* in, float* out) {
             if constexpr (Named) named_sync(w, 64);
             for (int u = 0; u < rows; ++u) acc += stage[(w - 1) * 32 * rows + u * 32 + lane];
         }
+    return acc;
+}
+
+// After the hand-off (or without it, Named false): the staged kernel's later uses of shared
+// memory, each after a __syncthreads. out[blockIdx.x]: 4 * 32 * rows + 3 + 128 with ones in.
+template <bool Named>
+__global__ void named_then_cta(const float* in, float* out) {
+    __shared__ float stage[3 * 32 * rows];
+    __shared__ float warp_value[4];
+    const unsigned warp = threadIdx.x / 32, lane = threadIdx.x % 32;
+    float acc = staged_handoff<Named>(in, stage);
     for (unsigned d = 16; d > 0; d /= 2) acc += __shfl_down_sync(0xffffffffu, acc, d);  // warp 0's lane 0: the block
     __syncthreads();  // hand_on's: warp 0 has read the stage
     if (lane == 0) warp_value[warp] = warp == 0 ? acc : 1.0f;
@@ -104,23 +114,8 @@ template <bool Named>
 __global__ void named_then_flag(const float* in, float* out, unsigned* counter, unsigned char* seen) {
     __shared__ float stage[3 * 32 * rows];
     __shared__ bool last;
-    const unsigned warp = threadIdx.x / 32, lane = threadIdx.x % 32;
-    const float* block = in + static_cast<std::size_t>(blockIdx.x) * 4 * 32 * rows;
-    float acc = 0.0f;
-    if (warp != 0) {
-        for (int u = 0; u < rows; ++u) stage[(warp - 1) * 32 * rows + u * 32 + lane] = block[warp * 32 * rows + u * 32 + lane];
-        if constexpr (Named) named_arrive(warp, 64);
-    } else {
-        for (int u = 0; u < rows; ++u) acc += block[u * 32 + lane];
-    }
-    if constexpr (!Named) __syncthreads();
-    if (warp == 0) {
-        for (unsigned w = 1; w < 4; ++w) {
-            if constexpr (Named) named_sync(w, 64);
-            for (int u = 0; u < rows; ++u) acc += stage[(w - 1) * 32 * rows + u * 32 + lane];
-        }
-        out[blockIdx.x * 32 + lane] = acc;
-    }
+    const float acc = staged_handoff<Named>(in, stage);
+    if (threadIdx.x < 32) out[blockIdx.x * 32 + threadIdx.x] = acc;
     if (threadIdx.x == 0) {
         __threadfence();
         last = atomicAdd(counter, 1u) + 1 == gridDim.x;

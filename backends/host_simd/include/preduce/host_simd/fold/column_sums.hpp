@@ -3,11 +3,11 @@
 // order), with fold_band's bits: every column adds its rows eight at a time, combined in
 // pairs, then pairs of pairs, in row order, onto its accumulator. What changes is the walk:
 // rows go in blocks of 32, and each block is read a chunk of 8 registers' columns at a time
-// (64 floats, 32 doubles), whose accumulators stay in those registers for the whole block.
-// fold_band's walk (eight rows across every column, the accumulators loaded and stored once
-// a step) read narrow rows at 0.70-0.85 of the 2-thread read rate on a 2-core VM; this one
-// at 0.97-1.01 (docs/host-folds.md), but from cache slower: segmented_folds.hpp takes it for
-// large inputs only. One line a page of the next block is prefetched.
+// (64 floats, 32 doubles), whose accumulators stay in those registers for the whole block:
+// no accumulator loads and stores between a block's rows. From memory this walk reads narrow
+// rows near the read rate, faster than the row walk; from cache it is slower
+// (docs/host-folds.md), so segmented_folds.hpp takes it for large inputs only. One line a
+// page of the next block is prefetched.
 #include <cstdint>
 
 #include "preduce/host_simd/fold/short_segment_sums.hpp"
@@ -18,9 +18,9 @@ namespace preduce::host_simd {
 inline constexpr std::uint64_t column_block_rows = 32;
 
 #if defined(PREDUCE_SHORT_SUMS)
-// Sums into acc[0, chunks) of the band [0, width) of rows [0, rows) at `pitch` elements
-// apart, from src (row 0, the band's first column): the whole blocks of rows only, and the
-// whole chunks of columns only. Returns {rows done, columns done}; the caller folds the
+// Adds onto acc[c] the column sums of the band [0, width) of rows [0, rows) at `pitch`
+// elements apart, from src (row 0, the band's first column): the whole blocks of rows only,
+// and the whole chunks of columns only. Returns {rows done, columns done}; the caller folds the
 // columns past them over those rows, then every column over the rows past them, eight rows
 // a step from the first, which keeps each column's order.
 struct column_blocks_done {
